@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Squeeze",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "squeeze", targets: ["squeeze"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+    ],
+    targets: [
+        // C shims, found through pkg-config.
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Threads the project owns for blocking disk I/O, and the file operations run on them.
+        .target(name: "SqueezeIO"),
+        // A safe libzmq wrapper: sockets owned by I/O threads, bridged into async code.
+        .target(
+            name: "SqueezeZMQ",
+            dependencies: ["CZeroMQ", .product(name: "DequeModule", package: "swift-collections")]
+        ),
+        // pigz-style gzip members built from independently compressed blocks.
+        .target(name: "SqueezeGzip", dependencies: ["CZlib"]),
+        // Wire protocol v1: header frame, bodies and payload frames.
+        .target(name: "SqueezeProtocol"),
+        // The coordinator actor: scanning, planning, dispatch against credit, assembly.
+        .target(
+            name: "SqueezeCoordinator",
+            dependencies: [
+                "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The worker: compresses blocks in a task group bounded by its slots.
+        .target(
+            name: "SqueezeWorker",
+            dependencies: [
+                "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The command-line front end.
+        .executableTarget(
+            name: "squeeze",
+            dependencies: [
+                "SqueezeCoordinator", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "SqueezeGzipTests", dependencies: ["SqueezeGzip"]),
+        .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ"]),
+        .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol"]),
+        .testTarget(name: "SqueezeCoordinatorTests", dependencies: ["SqueezeCoordinator", "SqueezeIO", "SqueezeGzip"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+import CZeroMQ
+import Synchronization
+
+/// Owns one libzmq context. `close()` must come after every socket made from it has been closed.
+///
+/// `@unchecked Sendable`: libzmq documents contexts as thread-safe, and the only mutable state
+/// here, whether the context was terminated, sits behind the mutex below.
+public final class ZMQContext: @unchecked Sendable {
+    private let raw: UnsafeMutableRawPointer
+    private let closed = Mutex(false)
+
+    /// Creates a context with `ioThreads` libzmq background threads.
+    public init(ioThreads: Int32 = 1) throws {
+        guard let context = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
+        if zmq_ctx_set(context, ZMQ_IO_THREADS, ioThreads) != 0 {
+            let error = ZMQError.last("zmq_ctx_set(ZMQ_IO_THREADS)")
+            zmq_ctx_term(context)
+            throw error
+        }
+        raw = context
+    }
+
+    /// Runs `body` with the live context pointer, or throws ETERM if the context was closed.
+    func withHandle<T>(_ body: (UnsafeMutableRawPointer) throws -> T) throws -> T {
+        if closed.withLock({ $0 }) { throw ZMQError(operation: "context closed", errno: ETERM) }
+        return try body(raw)
+    }
+
+    /// Terminates the context. Sockets are closed with linger 0, so this returns promptly once
+    /// they are closed; it is idempotent.
+    public func close() {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
+        while zmq_ctx_term(raw) != 0 && zmq_errno() == EINTR {}
+    }
+
+    deinit {
+        close()
+    }
+}

@@ -1,0 +1,198 @@
+import CZeroMQ
+import DequeModule
+import Foundation
+import Synchronization
+
+/// A ZeroMQ socket owned by one dedicated I/O thread and bridged into async code.
+///
+/// Only the I/O thread touches the socket. Async code enqueues outgoing messages with
+/// `send` (never blocks), reads `events`, and awaits replies with `request`, whose checked
+/// continuation resumes exactly once: on the reply, the timeout, cancellation or shutdown.
+public final class ZMQEndpoint: Sendable {
+    private struct State {
+        var outbox = Deque<ZMQMessage>()
+        var stopping = false
+        var exited = false
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The configuration's name.
+    public let name: String
+    /// Incoming messages and send failures, in arrival order. Finishes when the endpoint stops.
+    public let events: AsyncStream<ZMQEndpointEvent>
+    private let eventSink: AsyncStream<ZMQEndpointEvent>.Continuation
+    private let state = Mutex(State())
+    private let requests = PendingRequests()
+    private let wakeup: WakeupSignal
+    private let nextCorrelation = Atomic<UInt64>(1)
+    private let resolved = Mutex<[String]>([])
+
+    private init(name: String) throws {
+        self.name = name
+        wakeup = try WakeupSignal()
+        (events, eventSink) = AsyncStream.makeStream(of: ZMQEndpointEvent.self)
+    }
+
+    /// The bound addresses with the ports libzmq chose (for `tcp://…:*` binds).
+    public var boundEndpoints: [String] { resolved.withLock { $0 } }
+
+    /// Starts the I/O thread, which creates the socket, applies the options, binds and
+    /// connects; returns once that has succeeded, or throws its error.
+    public static func start(context: ZMQContext, configuration: ZMQEndpointConfiguration) async throws -> ZMQEndpoint {
+        let endpoint = try ZMQEndpoint(name: configuration.name)
+        try await withCheckedThrowingContinuation { (ready: CheckedContinuation<Void, any Error>) in
+            let thread = Thread {
+                endpoint.threadMain(context: context, configuration: configuration, ready: ready)
+            }
+            thread.name = "zmq-\(configuration.name)"
+            thread.start()
+        }
+        return endpoint
+    }
+
+    /// Queues `message` for the I/O thread. Returns false when the endpoint has stopped.
+    @discardableResult
+    public func send(_ message: ZMQMessage) -> Bool {
+        let queued = state.withLock { state in
+            guard !state.stopping else { return false }
+            state.outbox.append(message)
+            return true
+        }
+        if queued { wakeup.signal() }
+        return queued
+    }
+
+    /// A fresh correlation id, unique within this endpoint.
+    public func makeCorrelationID() -> UInt64 {
+        nextCorrelation.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Sends the message `build` makes for a fresh correlation id and waits for the incoming
+    /// message the configuration's `correlation` maps to that id.
+    public func request(timeout: Duration, _ build: (UInt64) -> ZMQMessage) async throws -> ZMQMessage {
+        let id = makeCorrelationID()
+        let message = build(id)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                requests.register(id, timeout: timeout, continuation: continuation)
+                wakeup.signal()  // the I/O thread must re-arm its poll timeout for the new deadline
+                if Task.isCancelled {
+                    requests.fail(id, with: CancellationError())
+                } else if !send(message) {
+                    requests.fail(id, with: ZMQRequestError.shutdown)
+                }
+            }
+        } onCancel: {
+            requests.fail(id, with: CancellationError())
+        }
+    }
+
+    /// Stops the I/O thread, closes the socket, fails pending requests with `.shutdown` and
+    /// finishes `events`. Messages still queued are dropped (linger 0). Idempotent.
+    public func shutdown() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let alreadyExited = state.withLock { state in
+                state.stopping = true
+                if state.exited { return true }
+                state.exitWaiters.append(done)
+                return false
+            }
+            if alreadyExited { done.resume() } else { wakeup.signal() }
+        }
+    }
+
+    // MARK: - The I/O thread
+
+    private func threadMain(
+        context: ZMQContext,
+        configuration: ZMQEndpointConfiguration,
+        ready: CheckedContinuation<Void, any Error>
+    ) {
+        let socket: ZMQSocket
+        do {
+            socket = try ZMQSocket(context: context, type: configuration.type)
+            for option in configuration.options { try socket.set(option) }
+            var bound: [String] = []
+            for address in configuration.bind {
+                try socket.bind(address)
+                bound.append(try socket.lastEndpoint())
+            }
+            for address in configuration.connect { try socket.connect(address) }
+            resolved.withLock { $0 = bound }
+        } catch {
+            finish()
+            ready.resume(throwing: error)
+            return
+        }
+        ready.resume()
+        pollLoop(socket: socket, correlation: configuration.correlation)
+        socket.close()
+        finish()
+    }
+
+    private func pollLoop(socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
+        guard let raw = try? socket.raw("zmq_poll") else { return }
+        var items = [
+            zmq_pollitem_t(socket: raw, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
+            zmq_pollitem_t(socket: nil, fd: wakeup.descriptor, events: Int16(ZMQ_POLLIN), revents: 0),
+        ]
+        while true {
+            let rc = zmq_poll(&items, 2, pollTimeout())
+            if rc < 0 {
+                let error = zmq_errno()
+                if error == EINTR { continue }
+                return  // ETERM: the context is going away
+            }
+            if items[1].revents != 0 { wakeup.drain() }
+            let (batch, stopping) = state.withLock { state in
+                defer { state.outbox.removeAll(keepingCapacity: true) }
+                return (state.outbox, state.stopping)
+            }
+            if stopping { return }
+            for message in batch { deliver(message, on: socket) }
+            receiveAll(from: socket, correlation: correlation)
+            requests.expire()
+        }
+    }
+
+    private func pollTimeout() -> Int {
+        guard let deadline = requests.nextDeadline() else { return -1 }
+        let remaining = deadline - .now
+        if remaining <= .zero { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000) + 1
+    }
+
+    private func deliver(_ message: ZMQMessage, on socket: ZMQSocket) {
+        do {
+            if try !socket.send(message) {
+                eventSink.yield(.sendFailed(message, ZMQError(operation: "zmq_send(\(name))", errno: EAGAIN)))
+            }
+        } catch let error as ZMQError {
+            eventSink.yield(.sendFailed(message, error))
+        } catch {
+            eventSink.yield(.sendFailed(message, ZMQError(operation: "zmq_send(\(name))", errno: EIO)))
+        }
+    }
+
+    private func receiveAll(from socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
+        // Bounded so a flood of input cannot starve the outbox.
+        for _ in 0..<256 {
+            guard let message = try? socket.receive() else { return }
+            if let id = correlation?(message), requests.resolve(id, with: message) { continue }
+            eventSink.yield(.message(message))
+        }
+    }
+
+    private func finish() {
+        requests.close()
+        eventSink.finish()
+        let waiters = state.withLock { state in
+            state.stopping = true
+            state.exited = true
+            defer { state.exitWaiters.removeAll() }
+            return state.exitWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

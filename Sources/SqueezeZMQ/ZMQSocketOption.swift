@@ -1,0 +1,37 @@
+import CZeroMQ
+
+/// Socket options Squeeze sets deliberately (see docs/protocol.md for the values used).
+public enum ZMQSocketOption: Sendable {
+    /// Milliseconds to keep unsent messages after close; Squeeze uses 0.
+    case linger(Int32)
+    /// Outgoing queue limit in messages per peer.
+    case sendHighWaterMark(Int32)
+    /// Incoming queue limit in messages per peer.
+    case receiveHighWaterMark(Int32)
+    /// Largest accepted inbound message in bytes; larger ones drop the connection.
+    case maxMessageSize(Int64)
+    /// ROUTER: fail with EHOSTUNREACH instead of silently dropping unroutable messages.
+    case routerMandatory(Bool)
+    /// DEALER: the identity a ROUTER peer sees.
+    case routingID([UInt8])
+    /// Queue messages only to completed connections.
+    case immediate(Bool)
+    /// First reconnect delay in milliseconds.
+    case reconnectInterval(Int32)
+    /// Upper bound of the exponential reconnect backoff in milliseconds.
+    case reconnectIntervalMax(Int32)
+
+    var name: String {
+        switch self {
+        case .linger: "ZMQ_LINGER"
+        case .sendHighWaterMark: "ZMQ_SNDHWM"
+        case .receiveHighWaterMark: "ZMQ_RCVHWM"
+        case .maxMessageSize: "ZMQ_MAXMSGSIZE"
+        case .routerMandatory: "ZMQ_ROUTER_MANDATORY"
+        case .routingID: "ZMQ_ROUTING_ID"
+        case .immediate: "ZMQ_IMMEDIATE"
+        case .reconnectInterval: "ZMQ_RECONNECT_IVL"
+        case .reconnectIntervalMax: "ZMQ_RECONNECT_IVL_MAX"
+        }
+    }
+}
