@@ -1,0 +1,61 @@
+import Glibc
+
+/// Folder helpers for the output tree. Blocking: run on a `BlockingIOPool` thread.
+public enum Directories {
+    /// Creates `path` and its missing parents (mode 0755); an existing directory is fine, an
+    /// existing non-directory is an error.
+    public static func create(_ path: BytePath) throws {
+        var prefix: [UInt8] = []
+        let parts = path.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { prefix.append(UInt8(ascii: "/")) }
+            prefix.append(contentsOf: part)
+            if part.isEmpty { continue }
+            let current = BytePath(bytes: prefix)
+            if current.withCString({ mkdir($0, 0o755) }) == 0 { continue }
+            guard errno == EEXIST else { throw FileSystemError.last("mkdir", current.display) }
+            var info = stat()
+            guard current.withCString({ stat($0, &info) }) == 0 else { throw FileSystemError.last("stat", current.display) }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw FileSystemError(operation: "mkdir", path: current.display, errno: ENOTDIR)
+            }
+        }
+    }
+
+    /// `stat` that follows symlinks; nil when the path does not exist.
+    public static func status(_ path: BytePath) throws -> stat? {
+        var info = stat()
+        if path.withCString({ stat($0, &info) }) == 0 { return info }
+        if errno == ENOENT { return nil }
+        throw FileSystemError.last("stat", path.display)
+    }
+
+    /// Whether anything (even a dangling symlink) exists at `path`.
+    public static func exists(_ path: BytePath) -> Bool {
+        var info = stat()
+        return path.withCString { lstat($0, &info) } == 0
+    }
+
+    /// The canonical absolute form of an existing path.
+    public static func canonical(_ path: BytePath) throws -> BytePath {
+        guard let resolved = path.withCString({ realpath($0, nil) }) else {
+            throw FileSystemError.last("realpath", path.display)
+        }
+        defer { free(resolved) }
+        let length = strlen(resolved)
+        return BytePath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: length)))
+    }
+
+    /// Removes Squeeze temporaries (`AtomicOutputFile.temporaryPrefix…`) left under `root` by an
+    /// earlier run that died; returns how many were removed. Does not follow symlinks.
+    @discardableResult
+    public static func removeStaleTemporaries(under root: BytePath) -> Int {
+        guard (try? status(root)) != nil, let found = try? DirectoryScanner.scan(root: root) else { return 0 }
+        var removed = 0
+        let prefix = Array(AtomicOutputFile.temporaryPrefix.utf8)
+        for file in found.files where file.relativePath.lastComponent.starts(with: prefix) {
+            if root.appending(file.relativePath).withCString({ unlink($0) }) == 0 { removed += 1 }
+        }
+        return removed
+    }
+}

@@ -1,0 +1,12 @@
+/// What a directory scan found.
+public struct ScanResult: Sendable {
+    /// Regular files, sorted by path.
+    public var files: [ScannedFile] = []
+    /// Symlinks, FIFOs, sockets and devices: never opened or followed.
+    public var skipped: [ScanNote] = []
+    /// Directories or entries that could not be read.
+    public var failures: [ScanNote] = []
+
+    /// An empty result.
+    public init() {}
+}

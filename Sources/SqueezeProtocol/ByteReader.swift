@@ -1,0 +1,29 @@
+/// Reads little-endian integers from a frame, throwing `.truncated` instead of reading past it.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func read<T: FixedWidthInteger>(_: T.Type, _ what: String) throws(ProtocolError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { throw .truncated(what) }
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        offset += size
+        return T(littleEndian: value)
+    }
+
+    mutating func readBytes(_ count: Int, _ what: String) throws(ProtocolError) -> [UInt8] {
+        guard count >= 0, remaining >= count else { throw .truncated(what) }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    func expectEnd(_ what: String) throws(ProtocolError) {
+        if remaining != 0 { throw .malformed("\(remaining) trailing bytes after \(what)") }
+    }
+}

@@ -1,0 +1,62 @@
+/// What a job reports to its client, in order. Encoded as one flat JSON object with an
+/// `event` key, which is also the `--json` output format.
+public enum JobEvent: Sendable, Equatable {
+    /// The job was planned.
+    case started(JobStart)
+    /// A non-regular entry was skipped.
+    case skipped(EntryNote)
+    /// A regular file could not be compressed.
+    case fileFailed(EntryNote)
+    /// A file's `.gz` is in place.
+    case fileDone(FileDone)
+    /// Throttled progress.
+    case progress(ProgressSnapshot)
+    /// The job ended; always the last event.
+    case finished(JobSummary)
+}
+
+extension JobEvent: Codable {
+    private enum Kind: String, Codable {
+        case started, skipped, fileFailed, fileDone, progress, finished
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case event
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Kind.self, forKey: .event) {
+        case .started: self = .started(try JobStart(from: decoder))
+        case .skipped: self = .skipped(try EntryNote(from: decoder))
+        case .fileFailed: self = .fileFailed(try EntryNote(from: decoder))
+        case .fileDone: self = .fileDone(try FileDone(from: decoder))
+        case .progress: self = .progress(try ProgressSnapshot(from: decoder))
+        case .finished: self = .finished(try JobSummary(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .started(let payload):
+            try container.encode(Kind.started, forKey: .event)
+            try payload.encode(to: encoder)
+        case .skipped(let payload):
+            try container.encode(Kind.skipped, forKey: .event)
+            try payload.encode(to: encoder)
+        case .fileFailed(let payload):
+            try container.encode(Kind.fileFailed, forKey: .event)
+            try payload.encode(to: encoder)
+        case .fileDone(let payload):
+            try container.encode(Kind.fileDone, forKey: .event)
+            try payload.encode(to: encoder)
+        case .progress(let payload):
+            try container.encode(Kind.progress, forKey: .event)
+            try payload.encode(to: encoder)
+        case .finished(let payload):
+            try container.encode(Kind.finished, forKey: .event)
+            try payload.encode(to: encoder)
+        }
+    }
+}

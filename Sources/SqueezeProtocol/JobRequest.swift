@@ -1,0 +1,22 @@
+/// A client's request to compress a folder or file, with paths as the coordinator sees them.
+public struct JobRequest: Codable, Sendable, Equatable {
+    /// The folder or file to compress.
+    public var source: String
+    /// The output folder; nil for `SOURCE.squeezed` beside the source.
+    public var destination: String?
+    /// zlib level 0–9.
+    public var level: Int
+    /// Replace existing outputs.
+    public var force: Bool
+    /// Block size in bytes; nil for the coordinator's default.
+    public var blockSize: Int?
+
+    /// Creates a request.
+    public init(source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil) {
+        self.source = source
+        self.destination = destination
+        self.level = level
+        self.force = force
+        self.blockSize = blockSize
+    }
+}

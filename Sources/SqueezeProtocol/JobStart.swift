@@ -1,0 +1,22 @@
+/// A job has been planned: what it will do.
+public struct JobStart: Codable, Sendable, Equatable {
+    /// The job's id.
+    public var jobID: UInt64
+    /// The source folder or file.
+    public var source: String
+    /// The output folder.
+    public var destination: String
+    /// Regular files to compress.
+    public var files: Int
+    /// Their total size.
+    public var bytes: UInt64
+
+    /// Creates a start event payload.
+    public init(jobID: UInt64, source: String, destination: String, files: Int, bytes: UInt64) {
+        self.jobID = jobID
+        self.source = source
+        self.destination = destination
+        self.files = files
+        self.bytes = bytes
+    }
+}

@@ -1,0 +1,37 @@
+/// The end of a job: what was done, skipped and failed.
+public struct JobSummary: Codable, Sendable, Equatable {
+    /// The job's id.
+    public var jobID: UInt64
+    /// How the job ended.
+    public var state: JobState
+    /// For `failed` and `cancelled`: why.
+    public var message: String?
+    /// Files compressed successfully.
+    public var filesCompressed: Int
+    /// Uncompressed bytes of those files.
+    public var bytesIn: UInt64
+    /// Compressed bytes written.
+    public var bytesOut: UInt64
+    /// Wall time of the job.
+    public var seconds: Double
+    /// Non-regular entries that were skipped.
+    public var skipped: [EntryNote]
+    /// Regular files that could not be compressed.
+    public var failed: [EntryNote]
+
+    /// Creates a summary.
+    public init(
+        jobID: UInt64, state: JobState, message: String?, filesCompressed: Int, bytesIn: UInt64,
+        bytesOut: UInt64, seconds: Double, skipped: [EntryNote], failed: [EntryNote]
+    ) {
+        self.jobID = jobID
+        self.state = state
+        self.message = message
+        self.filesCompressed = filesCompressed
+        self.bytesIn = bytesIn
+        self.bytesOut = bytesOut
+        self.seconds = seconds
+        self.skipped = skipped
+        self.failed = failed
+    }
+}

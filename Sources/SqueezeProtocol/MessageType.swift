@@ -1,0 +1,38 @@
+/// The message types of protocol v1 (docs/protocol.md). The raw value is the header's type byte.
+public enum MessageType: UInt8, Sendable, CaseIterable {
+    // Worker endpoint.
+    /// Worker → coordinator: identity and slots (JSON `WorkerHello`).
+    case workerReady = 1
+    /// Coordinator → worker: the worker is registered (JSON `Welcome`).
+    case welcome = 2
+    /// Either way on either endpoint: liveness, no body.
+    case heartbeat = 3
+    /// Coordinator → worker: blocks to compress (binary table + one payload frame per block).
+    case work = 4
+    /// Worker → coordinator: compressed blocks (binary table + one payload frame per block).
+    case result = 5
+    /// Worker → coordinator: an item could not be compressed (JSON `ItemFailure`).
+    case itemFailed = 6
+    /// Coordinator → worker: drop every item of a job (binary job id).
+    case cancelJob = 7
+    /// Worker → coordinator: leaving; requeue what it holds. No body.
+    case goodbye = 8
+    /// Coordinator → peer: your heartbeat came from an id I do not know; announce again. No body.
+    case unknownPeer = 9
+
+    // Client endpoint.
+    /// Client → coordinator: start a job (JSON `JobRequest`).
+    case submit = 20
+    /// Coordinator → client: the job was accepted (JSON `JobAccepted`).
+    case submitted = 21
+    /// Coordinator → client: progress of a job (JSON `JobEvent`).
+    case jobEvent = 22
+    /// Client → coordinator: cancel a job (binary job id).
+    case cancel = 23
+    /// Client → coordinator: ask for workers and jobs. No body.
+    case statusRequest = 24
+    /// Coordinator → client: workers and jobs (JSON `ClusterStatus`).
+    case statusReply = 25
+    /// Coordinator → client: a request was refused (JSON `ErrorReply`).
+    case error = 30
+}

@@ -1,0 +1,18 @@
+/// Size limits of protocol v1. Decoders enforce them; sockets set `ZMQ_MAXMSGSIZE` from them.
+public enum ProtocolLimits {
+    /// The protocol version this build speaks.
+    public static let version: UInt8 = 1
+    /// Header frame length in bytes.
+    public static let headerSize = 16
+    /// Largest block a job may ask for.
+    public static let maxBlockSize = 64 << 20
+    /// Largest dictionary sent with a block (deflate's window).
+    public static let maxDictionarySize = 32 << 10
+    /// Most blocks one work item may carry (a bundle of tiny files).
+    public static let maxBlocksPerItem = 8192
+    /// Largest JSON control body.
+    public static let maxControlBody = 8 << 20
+    /// Largest whole message accepted on a socket: a full item of maximum blocks, plus slack
+    /// for deflate's worst-case expansion and the per-block table.
+    public static let maxMessageSize: Int64 = Int64(maxBlockSize) * 2 + Int64(maxBlocksPerItem) * 64 + 1 << 20
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// Encodes and decodes protocol v1 messages (docs/protocol.md).
+///
+/// Frames: a 16-byte header, then for bodied types one body frame, then for `work` and `result`
+/// one raw payload frame per block. Control bodies are JSON; the hot `work`/`result` tables are
+/// little-endian binary so bulk bytes are never wrapped or re-encoded.
+public enum WireCodec {
+    /// Frames for `message`, without any routing id.
+    public static func encode(_ message: WireMessage, correlation: UInt64 = 0) -> [[UInt8]] {
+        let header = MessageHeader(type: message.type, correlation: correlation).encoded()
+        switch message {
+        case .heartbeat, .goodbye, .unknownPeer, .statusRequest:
+            return [header]
+        case .cancelJob(let job), .cancel(let job):
+            var writer = ByteWriter(capacity: 8)
+            writer.write(job)
+            return [header, writer.bytes]
+        case .workerReady(let body): return [header, json(body)]
+        case .welcome(let body): return [header, json(body)]
+        case .itemFailed(let body): return [header, json(body)]
+        case .submit(let body): return [header, json(body)]
+        case .submitted(let body): return [header, json(body)]
+        case .jobEvent(let body): return [header, json(body)]
+        case .statusReply(let body): return [header, json(body)]
+        case .error(let body): return [header, json(body)]
+        case .work(let work):
+            var writer = ByteWriter(capacity: 24 + work.blocks.count * 17)
+            writer.write(work.jobID)
+            writer.write(work.itemID)
+            writer.write(UInt8(clamping: work.level))
+            writer.write(UInt32(work.blocks.count))
+            for block in work.blocks {
+                writer.write(block.file)
+                writer.write(block.index)
+                writer.write(UInt32(block.dictionaryLength))
+                writer.write(UInt32(block.dataLength))
+                writer.write(UInt8(block.isLast ? 1 : 0))
+            }
+            return [header, writer.bytes] + work.blocks.map(\.bytes)
+        case .result(let result):
+            var writer = ByteWriter(capacity: 20 + result.blocks.count * 12)
+            writer.write(result.jobID)
+            writer.write(result.itemID)
+            writer.write(UInt32(result.blocks.count))
+            for block in result.blocks {
+                writer.write(block.crc)
+                writer.write(UInt32(block.rawLength))
+                writer.write(UInt32(block.bytes.count))
+            }
+            return [header, writer.bytes] + result.blocks.map(\.bytes)
+        }
+    }
+
+    /// Decodes frames (routing id already removed). Any defect becomes a `ProtocolError`.
+    public static func decode<Frames: Collection<[UInt8]>>(_ frames: Frames) throws(ProtocolError) -> WireEnvelope {
+        var parts = Array(frames)
+        guard !parts.isEmpty else { throw .empty }
+        let header = try MessageHeader(decoding: parts.removeFirst())
+        let message: WireMessage
+        switch header.type {
+        case .heartbeat: try expectFrames(parts, 0); message = .heartbeat
+        case .goodbye: try expectFrames(parts, 0); message = .goodbye
+        case .unknownPeer: try expectFrames(parts, 0); message = .unknownPeer
+        case .statusRequest: try expectFrames(parts, 0); message = .statusRequest
+        case .cancelJob: message = .cancelJob(try jobID(parts))
+        case .cancel: message = .cancel(try jobID(parts))
+        case .workerReady: message = .workerReady(try json(parts))
+        case .welcome: message = .welcome(try json(parts))
+        case .itemFailed: message = .itemFailed(try json(parts))
+        case .submit: message = .submit(try json(parts))
+        case .submitted: message = .submitted(try json(parts))
+        case .jobEvent: message = .jobEvent(try json(parts))
+        case .statusReply: message = .statusReply(try json(parts))
+        case .error: message = .error(try json(parts))
+        case .work: message = .work(try work(parts))
+        case .result: message = .result(try result(parts))
+        }
+        return WireEnvelope(message, correlation: header.correlation)
+    }
+
+    // MARK: - Bodies
+
+    private static func json<T: Encodable>(_ body: T) -> [UInt8] {
+        // Encoding these plain structs cannot fail; an empty body would be refused by the peer.
+        (try? JSONEncoder().encode(body)).map(Array.init) ?? []
+    }
+
+    private static func json<T: Decodable>(_ parts: [[UInt8]]) throws(ProtocolError) -> T {
+        try expectFrames(parts, 1)
+        let body = parts[0]
+        guard body.count <= ProtocolLimits.maxControlBody else {
+            throw .oversized("control body", size: body.count, limit: ProtocolLimits.maxControlBody)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch {
+            throw .malformed("\(T.self): \(error)")
+        }
+    }
+
+    private static func jobID(_ parts: [[UInt8]]) throws(ProtocolError) -> UInt64 {
+        try expectFrames(parts, 1)
+        var reader = ByteReader(parts[0])
+        let job = try reader.read(UInt64.self, "job id")
+        try reader.expectEnd("job id")
+        return job
+    }
+
+    private static func expectFrames(_ parts: [[UInt8]], _ count: Int) throws(ProtocolError) {
+        guard parts.count == count else { throw .frameCount(expected: count + 1, actual: parts.count + 1) }
+    }
+
+    private static func blockCount(_ reader: inout ByteReader) throws(ProtocolError) -> Int {
+        let count = Int(try reader.read(UInt32.self, "block count"))
+        guard count <= ProtocolLimits.maxBlocksPerItem else {
+            throw .oversized("block count", size: count, limit: ProtocolLimits.maxBlocksPerItem)
+        }
+        return count
+    }
+
+    private static func work(_ parts: [[UInt8]]) throws(ProtocolError) -> WorkAssignment {
+        guard let table = parts.first else { throw .truncated("work table") }
+        var reader = ByteReader(table)
+        let job = try reader.read(UInt64.self, "job id")
+        let item = try reader.read(UInt64.self, "item id")
+        let level = Int(try reader.read(UInt8.self, "level"))
+        guard level <= 9 else { throw .malformed("level \(level) outside 0-9") }
+        let count = try blockCount(&reader)
+        try expectFrames(parts, 1 + count)
+        var blocks: [WorkBlock] = []
+        blocks.reserveCapacity(count)
+        for position in 0..<count {
+            let file = try reader.read(UInt32.self, "block file")
+            let index = try reader.read(UInt32.self, "block index")
+            let dictionary = Int(try reader.read(UInt32.self, "dictionary length"))
+            let data = Int(try reader.read(UInt32.self, "data length"))
+            let last = try reader.read(UInt8.self, "last flag")
+            guard dictionary <= ProtocolLimits.maxDictionarySize else {
+                throw .oversized("dictionary", size: dictionary, limit: ProtocolLimits.maxDictionarySize)
+            }
+            guard data <= ProtocolLimits.maxBlockSize else {
+                throw .oversized("block", size: data, limit: ProtocolLimits.maxBlockSize)
+            }
+            guard last <= 1 else { throw .malformed("last flag \(last)") }
+            let payload = parts[1 + position]
+            guard payload.count == dictionary + data else {
+                throw .malformed("block \(position) payload is \(payload.count) bytes, table says \(dictionary + data)")
+            }
+            blocks.append(WorkBlock(file: file, index: index, dictionaryLength: dictionary, isLast: last == 1, bytes: payload))
+        }
+        try reader.expectEnd("work table")
+        return WorkAssignment(jobID: job, itemID: item, level: level, blocks: blocks)
+    }
+
+    private static func result(_ parts: [[UInt8]]) throws(ProtocolError) -> WorkResult {
+        guard let table = parts.first else { throw .truncated("result table") }
+        var reader = ByteReader(table)
+        let job = try reader.read(UInt64.self, "job id")
+        let item = try reader.read(UInt64.self, "item id")
+        let count = try blockCount(&reader)
+        try expectFrames(parts, 1 + count)
+        var blocks: [ResultBlock] = []
+        blocks.reserveCapacity(count)
+        for position in 0..<count {
+            let crc = try reader.read(UInt32.self, "block crc")
+            let raw = Int(try reader.read(UInt32.self, "raw length"))
+            let compressed = Int(try reader.read(UInt32.self, "compressed length"))
+            guard raw <= ProtocolLimits.maxBlockSize else {
+                throw .oversized("block", size: raw, limit: ProtocolLimits.maxBlockSize)
+            }
+            let payload = parts[1 + position]
+            guard payload.count == compressed else {
+                throw .malformed("block \(position) payload is \(payload.count) bytes, table says \(compressed)")
+            }
+            blocks.append(ResultBlock(crc: crc, rawLength: raw, bytes: payload))
+        }
+        try reader.expectEnd("result table")
+        return WorkResult(jobID: job, itemID: item, blocks: blocks)
+    }
+}

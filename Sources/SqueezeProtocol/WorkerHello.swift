@@ -1,0 +1,19 @@
+/// A worker's announcement: who it is and how many items it can hold at once.
+public struct WorkerHello: Codable, Sendable, Equatable {
+    /// Stable for the life of the worker process; also its ZeroMQ routing id.
+    public var workerID: String
+    /// The host name, for `status`.
+    public var host: String
+    /// Compression slots; the coordinator's credit to this worker.
+    public var slots: Int
+    /// The worker's process id, for `status`.
+    public var pid: Int32
+
+    /// Creates an announcement.
+    public init(workerID: String, host: String, slots: Int, pid: Int32) {
+        self.workerID = workerID
+        self.host = host
+        self.slots = slots
+        self.pid = pid
+    }
+}

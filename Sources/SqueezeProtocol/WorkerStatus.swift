@@ -1,0 +1,28 @@
+/// One worker as the coordinator sees it.
+public struct WorkerStatus: Codable, Sendable, Equatable {
+    /// The worker's id.
+    public var workerID: String
+    /// Its host name.
+    public var host: String
+    /// Announced slots.
+    public var slots: Int
+    /// Items it holds now.
+    public var busy: Int
+    /// Uncompressed MB/s over the last few seconds.
+    public var megabytesPerSecond: Double
+    /// Seconds since its last message.
+    public var lastHeartbeatSeconds: Double
+    /// Items it has completed.
+    public var itemsDone: Int
+
+    /// Creates a worker status.
+    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int) {
+        self.workerID = workerID
+        self.host = host
+        self.slots = slots
+        self.busy = busy
+        self.megabytesPerSecond = megabytesPerSecond
+        self.lastHeartbeatSeconds = lastHeartbeatSeconds
+        self.itemsDone = itemsDone
+    }
+}
