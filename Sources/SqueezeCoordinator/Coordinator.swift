@@ -1,0 +1,545 @@
+import DequeModule
+import Logging
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// The coordinator: holds the state of jobs and workers and decides who gets what.
+///
+/// It does bookkeeping only. Scanning, reading, and writing run on the I/O pool; reader and
+/// writer tasks do the heavy lifting and report back. Items go to workers only against credit,
+/// results are accepted once (the first wins), and dispatch stays within a window of the
+/// oldest unfinished item, so memory is bounded by credit and window, not by folder size.
+public actor Coordinator {
+    /// The configuration.
+    public let configuration: CoordinatorConfiguration
+    private let context: ZMQContext
+    private let pool: BlockingIOPool
+    private let logger: Logger
+
+    private var endpoint: ZMQEndpoint?
+    private var dispatchSink: AsyncStream<Dispatch>.Continuation?
+    private var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
+    private var workers: [[UInt8]: WorkerRecord] = [:]
+    private var jobs: [UInt64: JobRecord] = [:]
+    private var jobOrder: [UInt64] = []
+    private var nextJob = 0
+    private var nextJobID: UInt64 = 1
+    private var finished: [JobStatus] = []
+    private var lastHeartbeat = ContinuousClock.now
+    private var stopping = false
+    /// Malformed or unexpected messages received and dropped.
+    public private(set) var malformedMessages = 0
+
+    /// A coordinator using `context` for its sockets.
+    public init(configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")) {
+        self.configuration = configuration
+        self.context = context
+        self.logger = logger
+        pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
+    }
+
+    deinit {
+        pool.shutdown()
+    }
+
+    // MARK: - Running
+
+    /// Binds the worker endpoint and runs readers, writers, the event loop and the ticker
+    /// until cancelled. On cancellation running jobs fail cleanly and temporaries are removed.
+    public nonisolated func run(workerEndpoints: [String], onReady: @Sendable ([String]) -> Void = { _ in }) async throws {
+        let endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+            name: "workers",
+            type: .router,
+            options: [
+                .routerMandatory(true),
+                .maxMessageSize(ProtocolLimits.maxMessageSize),
+                .sendHighWaterMark(100_000),
+                .receiveHighWaterMark(100_000),
+            ],
+            bind: workerEndpoints))
+        let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
+        var writerStreams: [AsyncStream<WriterCommand>] = []
+        var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
+        for _ in 0..<max(1, configuration.ioThreads) {
+            let (stream, sink) = AsyncStream.makeStream(of: WriterCommand.self)
+            writerStreams.append(stream)
+            writerSinks.append(sink)
+        }
+        await attach(endpoint: endpoint, dispatchSink: dispatchSink, writerSinks: writerSinks)
+        onReady(endpoint.boundEndpoints)
+        await withTaskGroup(of: Void.self) { group in
+            for stream in writerStreams {
+                group.addTask { await self.runWriter(stream) }
+            }
+            for _ in 0..<max(1, configuration.ioThreads) {
+                group.addTask { await self.runReader(dispatches, endpoint: endpoint) }
+            }
+            group.addTask { await self.runEvents(endpoint) }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    await self.tick()
+                }
+                await self.stop(reason: "coordinator shutting down")
+                await endpoint.shutdown()
+            }
+        }
+        pool.shutdown()
+    }
+
+    private func attach(endpoint: ZMQEndpoint, dispatchSink: AsyncStream<Dispatch>.Continuation, writerSinks: [AsyncStream<WriterCommand>.Continuation]) {
+        self.endpoint = endpoint
+        self.dispatchSink = dispatchSink
+        self.writerSinks = writerSinks
+    }
+
+    private nonisolated func runEvents(_ endpoint: ZMQEndpoint) async {
+        for await event in endpoint.events {
+            switch event {
+            case .message(let message):
+                guard message.frames.count >= 2 else {
+                    await countMalformed(ProtocolError.empty, from: message.frames.first ?? [])
+                    continue
+                }
+                let peer = message.frames[0]
+                do {
+                    let envelope = try WireCodec.decode(message.frames.dropFirst())
+                    await receive(envelope.message, from: peer)
+                } catch {
+                    await countMalformed(error, from: peer)
+                }
+            case .sendFailed(let message, let error):
+                await sendFailed(to: message.frames.first ?? [], error: error)
+            }
+        }
+    }
+
+    private nonisolated func runReader(_ dispatches: AsyncStream<Dispatch>, endpoint: ZMQEndpoint) async {
+        for await dispatch in dispatches {
+            let outcome: Result<[WorkBlock], ReadFailures>
+            do {
+                outcome = try await pool.run { Self.read(dispatch) }
+            } catch {
+                outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
+            }
+            switch outcome {
+            case .success(let blocks):
+                let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, level: dispatch.level, blocks: blocks)
+                endpoint.send(ZMQMessage([dispatch.routingID] + WireCodec.encode(.work(work))))
+            case .failure(let failures):
+                await readFailed(dispatch, failures: failures)
+            }
+        }
+    }
+
+    /// Reads every block of a dispatch; blocking, on a pool thread.
+    private static func read(_ dispatch: Dispatch) -> Result<[WorkBlock], ReadFailures> {
+        var blocks: [WorkBlock] = []
+        var failures = ReadFailures(files: [])
+        for block in dispatch.blocks {
+            do {
+                let bytes = try SourceReader.read(block.path, expected: block.stamp, range: block.readRange)
+                blocks.append(WorkBlock(
+                    file: UInt32(block.ref.file), index: UInt32(block.ref.index),
+                    dictionaryLength: block.dictionaryLength, isLast: block.isLast, bytes: bytes))
+            } catch {
+                failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
+            }
+        }
+        return failures.files.isEmpty ? .success(blocks) : .failure(failures)
+    }
+
+    private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
+        var writer = OutputWriter(pool: pool)
+        for await command in commands {
+            switch await writer.handle(command) {
+            case .success(let progress): await written(progress)
+            case .failure(let failure): await fileFailed(failure.key, reason: failure.reason)
+            case nil: break
+            }
+        }
+        await writer.discardAll()
+    }
+
+    // MARK: - Jobs
+
+    /// Validates and scans `request`, then starts it. The stream carries the job's events and
+    /// ends after `.finished`.
+    public func submit(_ request: JobRequest) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
+        guard !stopping else { throw CoordinatorError("coordinator is shutting down") }
+        let blockSize = request.blockSize ?? configuration.blockSize
+        guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
+            throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
+        }
+        let root = configuration.root
+        let prepared: PreparedJob
+        do {
+            prepared = try await pool.run { try JobPreparer.prepare(request, blockSize: blockSize, root: root) }
+        } catch let error as CoordinatorError {
+            throw error
+        } catch {
+            throw CoordinatorError("\(request.source): \(error)")
+        }
+        let id = nextJobID
+        nextJobID += 1
+        let (events, sink) = AsyncStream.makeStream(of: JobEvent.self)
+        let items = Planner.items(for: prepared.files, blockSize: blockSize)
+        var job = JobRecord(
+            id: id, request: request, sourceDisplay: prepared.sourceDisplay,
+            destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
+            skipped: prepared.skipped, windowItems: configuration.writeBehindBytes / blockSize, sink: sink)
+        job.failed = prepared.failed
+        sink.yield(.started(JobStart(
+            jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
+            files: prepared.files.count, bytes: job.totalBytes)))
+        for note in prepared.skipped { sink.yield(.skipped(note)) }
+        for note in prepared.failed { sink.yield(.fileFailed(note)) }
+        jobs[id] = job
+        jobOrder.append(id)
+        logger.info("job started", metadata: ["job": "\(id)", "files": "\(prepared.files.count)", "source": "\(request.source)"])
+        checkFinished(id)
+        pump()
+        return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
+    }
+
+    /// Cancels a running job: its items are dropped everywhere and its temporaries removed.
+    public func cancel(job id: UInt64, reason: String = "cancelled") {
+        guard var job = jobs[id], job.state == .running else { return }
+        job.state = .cancelled
+        job.message = reason
+        job.pending.removeAll()
+        job.retry.removeAll()
+        jobs[id] = job
+        for (routingID, var worker) in workers {
+            let held = worker.inFlight.filter { $0.job == id }
+            guard !held.isEmpty else { continue }
+            worker.inFlight.subtract(held)
+            workers[routingID] = worker
+            send(.cancelJob(id), to: routingID)
+        }
+        for sink in writerSinks { sink.yield(.discardJob(id)) }
+        finish(id)
+        pump()
+    }
+
+    /// Workers and jobs, for `status`.
+    public func status() -> ClusterStatus {
+        let now = ContinuousClock.now
+        let workerList = workers.values.map { worker in
+            WorkerStatus(
+                workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
+                busy: worker.inFlight.count, megabytesPerSecond: worker.megabytesPerSecond(now: now),
+                lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone)
+        }.sorted { $0.workerID < $1.workerID }
+        let running = jobOrder.compactMap { jobs[$0] }.map { job in
+            JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
+                      files: job.files.count, bytesDone: job.bytesDone, bytes: job.totalBytes)
+        }
+        return ClusterStatus(workers: workerList, jobs: running + finished)
+    }
+
+    /// Number of connected workers.
+    public var workerCount: Int { workers.count }
+
+    private func finish(_ id: UInt64) {
+        guard let job = jobs.removeValue(forKey: id) else { return }
+        jobOrder.removeAll { $0 == id }
+        let now = ContinuousClock.now
+        var final = job
+        if final.state == .running { final.state = .completed }
+        final.sink.yield(.progress(final.snapshot(workers: workers.count, now: now)))
+        final.sink.yield(.finished(final.summary(now: now)))
+        final.sink.finish()
+        finished.insert(JobStatus(
+            jobID: id, source: job.sourceDisplay, state: final.state, filesDone: job.filesFinished,
+            files: job.files.count, bytesDone: job.bytesDone, bytes: job.totalBytes), at: 0)
+        if finished.count > 20 { finished.removeLast() }
+        logger.info("job ended", metadata: ["job": "\(id)", "state": "\(final.state)", "failed": "\(job.failed.count)"])
+    }
+
+    private func checkFinished(_ id: UInt64) {
+        guard let job = jobs[id], job.state == .running, job.filesFinished == job.files.count else { return }
+        finish(id)
+    }
+
+    private func stop(reason: String) {
+        stopping = true
+        for id in jobOrder {
+            guard var job = jobs[id] else { continue }
+            job.state = .failed
+            job.message = reason
+            jobs[id] = job
+            for sink in writerSinks { sink.yield(.discardJob(id)) }
+            finish(id)
+        }
+        dispatchSink?.finish()
+        for sink in writerSinks { sink.finish() }
+    }
+
+    // MARK: - Workers
+
+    private func receive(_ message: WireMessage, from peer: [UInt8]) {
+        let now = ContinuousClock.now
+        switch message {
+        case .workerReady(let hello):
+            if workers[peer] != nil { requeue(worker: peer) }
+            guard hello.slots > 0 else {
+                countMalformed(ProtocolError.malformed("worker announced \(hello.slots) slots"), from: peer)
+                return
+            }
+            workers[peer] = WorkerRecord(
+                routingID: peer, hello: hello, credit: hello.slots * max(1, configuration.creditPerSlot), lastHeard: now)
+            let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
+            send(.welcome(Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)), to: peer)
+            logger.info("worker joined", metadata: ["worker": "\(hello.workerID)", "host": "\(hello.host)", "slots": "\(hello.slots)"])
+            pump()
+        case .heartbeat:
+            if workers[peer] != nil {
+                workers[peer]?.lastHeard = now
+            } else {
+                send(.unknownPeer, to: peer)
+            }
+        case .result(let result):
+            let key = ItemKey(job: result.jobID, item: result.itemID)
+            if var worker = workers[peer] {
+                worker.lastHeard = now
+                if worker.inFlight.remove(key) != nil {
+                    worker.itemsDone += 1
+                    worker.recent.append((now, result.blocks.reduce(0) { $0 + $1.rawLength }))
+                    worker.recent.removeAll { now - $0.0 > .seconds(5) }
+                }
+                workers[peer] = worker
+            }
+            accept(result, from: peer)
+            pump()
+        case .itemFailed(let failure):
+            let key = ItemKey(job: failure.jobID, item: failure.itemID)
+            workers[peer]?.lastHeard = now
+            workers[peer]?.inFlight.remove(key)
+            if var job = jobs[failure.jobID], job.state == .running, Int(failure.itemID) < job.items.count, !job.itemDone[Int(failure.itemID)] {
+                job.markDone(failure.itemID)
+                jobs[failure.jobID] = job
+                for block in job.items[Int(failure.itemID)].blocks {
+                    fileFailed(FileKey(job: failure.jobID, file: block.file), reason: "compression failed: \(failure.reason)")
+                }
+            }
+            pump()
+        case .goodbye:
+            if let worker = workers[peer] {
+                logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
+                requeue(worker: peer)
+                workers.removeValue(forKey: peer)
+                pump()
+            }
+        default:
+            countMalformed(ProtocolError.malformed("unexpected \(message.type) on the worker endpoint"), from: peer)
+        }
+    }
+
+    /// Takes a result if it is the first valid one for its item and hands its blocks to writers.
+    private func accept(_ result: WorkResult, from peer: [UInt8]) {
+        guard var job = jobs[result.jobID], job.state == .running else { return }
+        let itemIndex = Int(result.itemID)
+        guard itemIndex < job.items.count else {
+            countMalformed(ProtocolError.malformed("result for unknown item \(result.itemID)"), from: peer)
+            return
+        }
+        guard !job.itemDone[itemIndex] else { return }  // a late duplicate: the first result won
+        let item = job.items[itemIndex]
+        guard result.blocks.count == item.blocks.count else {
+            countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(item.blocks.count)"), from: peer)
+            requeueItem(ItemKey(job: result.jobID, item: result.itemID))
+            return
+        }
+        for (ref, block) in zip(item.blocks, result.blocks) {
+            let range = job.files[ref.file].layout.range(of: ref.index)
+            if UInt64(block.rawLength) != range.upperBound - range.lowerBound {
+                countMalformed(ProtocolError.malformed("block length \(block.rawLength) does not match the plan"), from: peer)
+                requeueItem(ItemKey(job: result.jobID, item: result.itemID))
+                return
+            }
+        }
+        job.markDone(result.itemID)
+        job.dirty = true
+        jobs[result.jobID] = job
+        for (ref, block) in zip(item.blocks, result.blocks) where job.fileStates[ref.file] == .pending {
+            let file = job.files[ref.file]
+            let spec = OutputSpec(
+                key: FileKey(job: job.id, file: ref.file), outputPath: file.outputPath,
+                header: GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level),
+                blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force)
+            writer(for: spec.key).yield(.block(spec, index: ref.index, block))
+        }
+    }
+
+    private func writer(for key: FileKey) -> AsyncStream<WriterCommand>.Continuation {
+        let hash = (key.job &* 1_000_003 &+ UInt64(key.file)) % UInt64(writerSinks.count)
+        return writerSinks[Int(hash)]
+    }
+
+    private func requeueItem(_ key: ItemKey) {
+        guard var job = jobs[key.job], job.state == .running, !job.itemDone[Int(key.item)] else { return }
+        if !job.retry.contains(key.item) { job.retry.prepend(key.item) }
+        jobs[key.job] = job
+    }
+
+    /// Puts back every item a worker held, to be sent again before new work.
+    private func requeue(worker peer: [UInt8]) {
+        guard var worker = workers[peer] else { return }
+        for key in worker.inFlight { requeueItem(key) }
+        if !worker.inFlight.isEmpty {
+            logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(worker.inFlight.count)"])
+        }
+        worker.inFlight.removeAll()
+        workers[peer] = worker
+    }
+
+    private func sendFailed(to peer: [UInt8], error: ZMQError) {
+        guard let worker = workers[peer] else { return }
+        logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
+        requeue(worker: peer)
+        workers.removeValue(forKey: peer)
+        pump()
+    }
+
+    private func countMalformed(_ error: any Error, from peer: [UInt8]) {
+        malformedMessages += 1
+        logger.warning("dropped malformed message", metadata: [
+            "peer": "\(String(decoding: peer, as: UTF8.self))", "error": "\(error)", "count": "\(malformedMessages)",
+        ])
+    }
+
+    private func send(_ message: WireMessage, to peer: [UInt8]) {
+        endpoint?.send(ZMQMessage([peer] + WireCodec.encode(message)))
+    }
+
+    private func tick() {
+        let now = ContinuousClock.now
+        if now - lastHeartbeat >= configuration.heartbeatInterval {
+            lastHeartbeat = now
+            let deadline = configuration.heartbeatInterval * configuration.liveness
+            for (peer, worker) in workers {
+                if now - worker.lastHeard > deadline {
+                    logger.warning("worker silent; declared dead", metadata: ["worker": "\(worker.hello.workerID)"])
+                    requeue(worker: peer)
+                    workers.removeValue(forKey: peer)
+                } else {
+                    send(.heartbeat, to: peer)
+                }
+            }
+            pump()
+        }
+        for id in jobOrder {
+            guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }
+            job.dirty = false
+            job.lastProgress = now
+            job.sink.yield(.progress(job.snapshot(workers: workers.count, now: now)))
+            jobs[id] = job
+        }
+    }
+
+    // MARK: - Dispatch
+
+    /// Hands out items while some worker has credit and some job has sendable work.
+    private func pump() {
+        guard let dispatchSink, !stopping else { return }
+        while true {
+            guard let peer = workers.max(by: { $0.value.available < $1.value.available })?.key,
+                  let worker = workers[peer], worker.available > 0 else { return }
+            guard let jobID = nextDispatchableJob() else { return }
+            guard let dispatch = takeItem(from: jobID, for: peer) else { continue }
+            workers[peer]?.inFlight.insert(ItemKey(job: jobID, item: dispatch.item))
+            dispatchSink.yield(dispatch)
+        }
+    }
+
+    /// Round-robin over running jobs, so concurrent jobs share the workers.
+    private func nextDispatchableJob() -> UInt64? {
+        guard !jobOrder.isEmpty else { return nil }
+        for offset in 0..<jobOrder.count {
+            let id = jobOrder[(nextJob + offset) % jobOrder.count]
+            if jobs[id]?.hasDispatchable == true {
+                nextJob = (nextJob + offset + 1) % jobOrder.count
+                return id
+            }
+        }
+        return nil
+    }
+
+    private func takeItem(from id: UInt64, for peer: [UInt8]) -> Dispatch? {
+        guard var job = jobs[id] else { return nil }
+        defer { jobs[id] = job }
+        let itemID: UInt64
+        if let retried = job.retry.popFirst() {
+            itemID = retried
+        } else if job.canDispatchPending, let next = job.pending.popFirst() {
+            itemID = next
+        } else {
+            return nil
+        }
+        guard !job.itemDone[Int(itemID)] else { return nil }
+        let item = job.items[Int(itemID)]
+        var blocks: [DispatchBlock] = []
+        for ref in item.blocks where job.fileStates[ref.file] == .pending {
+            let file = job.files[ref.file]
+            let range = file.layout.range(of: ref.index)
+            let dictionary = file.layout.dictionaryRange(of: ref.index)
+            blocks.append(DispatchBlock(
+                ref: ref, path: file.sourcePath, stamp: file.stamp,
+                readRange: dictionary.lowerBound..<range.upperBound,
+                dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
+                isLast: file.layout.isLast(ref.index)))
+        }
+        if blocks.isEmpty {
+            job.markDone(itemID)
+            return nil
+        }
+        return Dispatch(routingID: peer, job: id, item: itemID, level: job.request.level, blocks: blocks)
+    }
+
+    private func readFailed(_ dispatch: Dispatch, failures: ReadFailures) {
+        workers[dispatch.routingID]?.inFlight.remove(ItemKey(job: dispatch.job, item: dispatch.item))
+        for (file, reason) in failures.files {
+            fileFailed(FileKey(job: dispatch.job, file: file), reason: reason)
+        }
+        // The item's other blocks are still good; send it again without the failed files.
+        requeueItem(ItemKey(job: dispatch.job, item: dispatch.item))
+        pump()
+    }
+
+    // MARK: - Files
+
+    private func written(_ progress: OutputWriter.Progress) {
+        guard var job = jobs[progress.key.job], job.fileStates[progress.key.file] == .pending else { return }
+        job.bytesDone += progress.rawBytes
+        job.bytesOut += progress.outputBytes
+        job.fileWritten[progress.key.file] += progress.rawBytes
+        job.dirty = true
+        if progress.finished {
+            let file = job.files[progress.key.file]
+            job.fileStates[progress.key.file] = .done
+            job.filesFinished += 1
+            job.filesCompressed += 1
+            job.bytesIn += file.stamp.size
+            job.sink.yield(.fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
+        }
+        jobs[progress.key.job] = job
+        if progress.finished { checkFinished(progress.key.job) }
+    }
+
+    private func fileFailed(_ key: FileKey, reason: String) {
+        guard var job = jobs[key.job], job.fileStates[key.file] == .pending else { return }
+        let file = job.files[key.file]
+        job.fileStates[key.file] = .failed
+        job.filesFinished += 1
+        job.bytesDone += file.stamp.size - job.fileWritten[key.file]
+        let note = EntryNote(path: file.relativePath.display, reason: reason)
+        job.failed.append(note)
+        job.sink.yield(.fileFailed(note))
+        jobs[key.job] = job
+        writer(for: key).yield(.discardFile(key))
+        checkFinished(key.job)
+    }
+}

@@ -1,0 +1,40 @@
+/// Tunables of a coordinator; defaults are the measured choices documented in docs/.
+public struct CoordinatorConfiguration: Sendable {
+    /// Default block size for jobs that do not set one.
+    public var blockSize: Int
+    /// Heartbeat period, both ways.
+    public var heartbeatInterval: Duration
+    /// Silent periods after which a worker is dead.
+    public var liveness: Int
+    /// Items in flight per worker slot (1 = no prefetch). Credit = slots × this.
+    public var creditPerSlot: Int
+    /// Bytes dispatched but not yet written, across jobs; bounds the reorder buffers.
+    public var writeBehindBytes: Int
+    /// Threads for disk reads, writes and fsync.
+    public var ioThreads: Int
+    /// Minimum time between progress snapshots of one job.
+    public var progressInterval: Duration
+    /// When set, jobs may only name paths under this folder.
+    public var root: String?
+
+    /// The defaults.
+    public init(
+        blockSize: Int = 512 * 1024,
+        heartbeatInterval: Duration = .seconds(1),
+        liveness: Int = 3,
+        creditPerSlot: Int = 2,
+        writeBehindBytes: Int = 64 << 20,
+        ioThreads: Int = 4,
+        progressInterval: Duration = .milliseconds(200),
+        root: String? = nil
+    ) {
+        self.blockSize = blockSize
+        self.heartbeatInterval = heartbeatInterval
+        self.liveness = liveness
+        self.creditPerSlot = creditPerSlot
+        self.writeBehindBytes = writeBehindBytes
+        self.ioThreads = ioThreads
+        self.progressInterval = progressInterval
+        self.root = root
+    }
+}

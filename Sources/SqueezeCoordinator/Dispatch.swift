@@ -1,0 +1,13 @@
+/// An item the actor assigned to a worker, for a reader task to load from disk and send.
+struct Dispatch: Sendable {
+    /// The worker's ZeroMQ routing id.
+    var routingID: [UInt8]
+    /// The job.
+    var job: UInt64
+    /// The item.
+    var item: UInt64
+    /// zlib level.
+    var level: Int
+    /// The blocks to read.
+    var blocks: [DispatchBlock]
+}

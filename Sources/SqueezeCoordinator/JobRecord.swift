@@ -1,0 +1,114 @@
+import DequeModule
+import SqueezeIO
+import SqueezeProtocol
+
+/// The coordinator's state for one job. Plain data; only the actor touches it.
+struct JobRecord {
+    enum FileState {
+        case pending
+        case done
+        case failed
+    }
+
+    let id: UInt64
+    let request: JobRequest
+    let sourceDisplay: String
+    let destinationDisplay: String
+    let files: [PlannedFile]
+    let items: [PlannedItem]
+    let started: ContinuousClock.Instant
+    let sink: AsyncStream<JobEvent>.Continuation
+    let totalBytes: UInt64
+    /// Dispatch may run at most this many items ahead of the oldest unfinished one, which
+    /// bounds the writers' reorder buffers.
+    let windowItems: Int
+
+    var state = JobState.running
+    var message: String?
+    /// Items not yet sent, in plan order.
+    var pending: Deque<UInt64>
+    /// Items to send again (their worker died); sent before `pending`.
+    var retry = Deque<UInt64>()
+    var itemDone: [Bool]
+    var itemsDone = 0
+    /// Lowest item id not yet done.
+    var lowWater: UInt64 = 0
+    var fileStates: [FileState]
+    var fileWritten: [UInt64]
+    var filesFinished = 0
+    var filesCompressed = 0
+    var bytesDone: UInt64 = 0
+    var bytesIn: UInt64 = 0
+    var bytesOut: UInt64 = 0
+    var skipped: [EntryNote]
+    var failed: [EntryNote] = []
+    var lastProgress = ContinuousClock.now
+    var dirty = true
+
+    init(
+        id: UInt64, request: JobRequest, sourceDisplay: String, destinationDisplay: String,
+        files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote], windowItems: Int,
+        sink: AsyncStream<JobEvent>.Continuation
+    ) {
+        self.id = id
+        self.request = request
+        self.sourceDisplay = sourceDisplay
+        self.destinationDisplay = destinationDisplay
+        self.files = files
+        self.items = items
+        self.skipped = skipped
+        self.windowItems = max(1, windowItems)
+        self.sink = sink
+        started = .now
+        totalBytes = files.reduce(0) { $0 + $1.stamp.size }
+        pending = Deque(items.map(\.id))
+        itemDone = Array(repeating: false, count: items.count)
+        fileStates = Array(repeating: .pending, count: files.count)
+        fileWritten = Array(repeating: 0, count: files.count)
+    }
+
+    /// Whether the next pending item is inside the dispatch window.
+    var canDispatchPending: Bool {
+        guard let next = pending.first else { return false }
+        return next < lowWater + UInt64(windowItems)
+    }
+
+    /// Whether anything can be sent now.
+    var hasDispatchable: Bool { state == .running && (!retry.isEmpty || canDispatchPending) }
+
+    /// Marks an item done and advances the window.
+    mutating func markDone(_ item: UInt64) {
+        guard !itemDone[Int(item)] else { return }
+        itemDone[Int(item)] = true
+        itemsDone += 1
+        while lowWater < UInt64(itemDone.count) && itemDone[Int(lowWater)] { lowWater += 1 }
+    }
+
+    /// A progress snapshot with up to five files in progress.
+    func snapshot(workers: Int, now: ContinuousClock.Instant) -> ProgressSnapshot {
+        var active: [FileProgress] = []
+        for (index, written) in fileWritten.enumerated() where written > 0 && fileStates[index] == .pending {
+            let file = files[index]
+            active.append(FileProgress(path: file.relativePath.display, done: written, total: file.stamp.size))
+        }
+        active.sort { Double($0.done) / Double(max($0.total, 1)) > Double($1.done) / Double(max($1.total, 1)) }
+        return ProgressSnapshot(
+            jobID: id, filesDone: filesFinished, files: files.count, bytesDone: bytesDone, bytes: totalBytes,
+            bytesOut: bytesOut, seconds: (now - started).seconds, workers: workers, active: Array(active.prefix(5)))
+    }
+
+    /// The final summary.
+    func summary(now: ContinuousClock.Instant) -> JobSummary {
+        JobSummary(
+            jobID: id, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
+            bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a Double.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

@@ -1,0 +1,18 @@
+import SqueezeGzip
+import SqueezeIO
+
+/// What a writer needs to produce one `.gz`.
+struct OutputSpec: Sendable {
+    /// Which file.
+    var key: FileKey
+    /// Where the `.gz` goes.
+    var outputPath: BytePath
+    /// Header with FNAME and MTIME.
+    var header: GzipHeader
+    /// Blocks in the file.
+    var blockCount: Int
+    /// Source stamp: permissions and mtime are copied to the output.
+    var stamp: FileStamp
+    /// Whether an existing output may be replaced.
+    var replace: Bool
+}

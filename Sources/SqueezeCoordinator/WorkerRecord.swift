@@ -1,0 +1,28 @@
+import SqueezeProtocol
+
+/// The coordinator's view of one worker.
+struct WorkerRecord {
+    /// ZeroMQ routing id.
+    var routingID: [UInt8]
+    /// What it announced.
+    var hello: WorkerHello
+    /// Items it may hold at once.
+    var credit: Int
+    /// Items it holds now.
+    var inFlight: Set<ItemKey> = []
+    /// Last message from it.
+    var lastHeard: ContinuousClock.Instant
+    /// Items it completed.
+    var itemsDone = 0
+    /// (time, bytes) of recent results, for a throughput figure.
+    var recent: [(ContinuousClock.Instant, Int)] = []
+
+    /// Free credit.
+    var available: Int { credit - inFlight.count }
+
+    /// Uncompressed MB/s over the last five seconds.
+    func megabytesPerSecond(now: ContinuousClock.Instant) -> Double {
+        let bytes = recent.filter { now - $0.0 < .seconds(5) }.reduce(0) { $0 + $1.1 }
+        return Double(bytes) / 5 / 1_000_000
+    }
+}

@@ -1,0 +1,12 @@
+import SqueezeProtocol
+
+/// Work for a writer task. The actor sends these in order, per partition, so a discard is
+/// never overtaken by a block of the same file.
+enum WriterCommand: Sendable {
+    /// A compressed block of a file, in any order.
+    case block(OutputSpec, index: Int, ResultBlock)
+    /// Drop a file's temporary and buffered blocks (it failed).
+    case discardFile(FileKey)
+    /// Drop every file of a job (cancelled or failed).
+    case discardJob(UInt64)
+}

@@ -1,0 +1,33 @@
+import SqueezeGzip
+import SqueezeProtocol
+
+/// Compresses work items for one slot, keeping one zlib stream per level so streams are reset,
+/// not rebuilt, between blocks. Not shared between slots.
+struct ItemCompressor {
+    private var compressors: [Int: BlockCompressor] = [:]
+
+    /// Compresses every block of `item`, checking `shouldStop` between blocks.
+    mutating func compress(_ item: WorkAssignment, shouldStop: () -> Bool) throws -> WorkResult? {
+        let compressor: BlockCompressor
+        if let existing = compressors[item.level] {
+            compressor = existing
+        } else {
+            compressor = try BlockCompressor(level: item.level)
+            compressors[item.level] = compressor
+        }
+        var blocks: [ResultBlock] = []
+        blocks.reserveCapacity(item.blocks.count)
+        for block in item.blocks {
+            if shouldStop() { return nil }
+            let compressed = try block.bytes.withUnsafeBytes { raw in
+                try compressor.compress(
+                    UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
+                    dictionary: UnsafeRawBufferPointer(rebasing: raw[..<block.dictionaryLength]),
+                    isLast: block.isLast
+                )
+            }
+            blocks.append(ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: compressed.bytes))
+        }
+        return WorkResult(jobID: item.jobID, itemID: item.itemID, blocks: blocks)
+    }
+}

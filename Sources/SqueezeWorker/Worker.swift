@@ -1,0 +1,210 @@
+import Glibc
+import Logging
+import SqueezeProtocol
+import SqueezeZMQ
+import Synchronization
+
+/// A worker: connects a DEALER to the coordinator, announces its slots, compresses items in a
+/// task group bounded by those slots and streams each result back as soon as it is done.
+/// It reconnects with backoff whenever the coordinator goes silent, and never exits for that.
+public final class Worker: Sendable {
+    private struct State {
+        var draining = false
+        var busy = 0
+        var cancelledJobs: Set<UInt64> = []
+        var lastHeard = ContinuousClock.now
+        var itemsDone = 0
+        var malformed = 0
+    }
+
+    /// The configuration.
+    public let configuration: WorkerConfiguration
+    private let context: ZMQContext
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    /// A worker using `context` for its socket.
+    public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
+        self.configuration = configuration
+        self.context = context
+        var logger = logger
+        logger[metadataKey: "worker"] = "\(configuration.workerID)"
+        self.logger = logger
+    }
+
+    /// Items finished since start.
+    public var itemsDone: Int { state.withLock { $0.itemsDone } }
+
+    /// Malformed messages received and dropped since start.
+    public var malformedMessages: Int { state.withLock { $0.malformed } }
+
+    /// Asks the worker to stop taking work, finish what it holds (within the drain grace),
+    /// say goodbye and return from `run`.
+    public func drain() {
+        state.withLock { $0.draining = true }
+    }
+
+    /// Runs until cancelled or drained, reconnecting with backoff when the coordinator is lost.
+    public func run() async {
+        var backoff = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let endpoint = try await ZMQEndpoint.start(context: context, configuration: endpointConfiguration())
+                let end = await session(on: endpoint)
+                await endpoint.shutdown()
+                if end == .stopped { return }
+                logger.warning("coordinator silent; reconnecting", metadata: ["coordinator": "\(configuration.coordinator)"])
+                backoff = .milliseconds(100)
+            } catch {
+                logger.error("cannot connect: \(error)", metadata: ["coordinator": "\(configuration.coordinator)"])
+            }
+            if state.withLock({ $0.draining }) { return }
+            try? await Task.sleep(for: backoff)
+            backoff = min(backoff * 2, .seconds(5))
+        }
+    }
+
+    private func endpointConfiguration() -> ZMQEndpointConfiguration {
+        ZMQEndpointConfiguration(
+            name: "worker",
+            type: .dealer,
+            options: [
+                .routingID(Array(configuration.workerID.utf8)),
+                .maxMessageSize(ProtocolLimits.maxMessageSize),
+                .sendHighWaterMark(10_000),
+                .receiveHighWaterMark(10_000),
+                .reconnectInterval(100),
+                .reconnectIntervalMax(2_000),
+            ],
+            connect: [configuration.coordinator]
+        )
+    }
+
+    private func hello() -> ZMQMessage {
+        ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(
+            workerID: configuration.workerID, host: configuration.host,
+            slots: configuration.slots, pid: getpid()))))
+    }
+
+    /// One connection's life: receiver, heartbeat and slot tasks in one task group.
+    private func session(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd {
+        state.withLock { state in
+            state.lastHeard = .now
+            state.cancelledJobs.removeAll()
+        }
+        endpoint.send(hello())
+        let (queue, queueSink) = AsyncStream.makeStream(of: WorkAssignment.self)
+        let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
+            group.addTask { await self.receive(from: endpoint, into: queueSink) }
+            group.addTask { await self.heartbeat(on: endpoint) }
+            for _ in 0..<configuration.slots {
+                group.addTask { await self.compress(from: queue, replyingOn: endpoint) }
+            }
+            var end = WorkerSessionEnd.stopped
+            for await result in group {
+                if let result {
+                    end = result
+                    break
+                }
+            }
+            queueSink.finish()
+            group.cancelAll()
+            return end
+        }
+        if end == .stopped { endpoint.send(ZMQMessage(WireCodec.encode(.goodbye))) }
+        // Give the I/O thread a moment to flush the goodbye before the socket closes.
+        try? await Task.sleep(for: .milliseconds(50))
+        return end
+    }
+
+    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkAssignment>.Continuation) async -> WorkerSessionEnd? {
+        for await event in endpoint.events {
+            guard case .message(let message) = event else {
+                if case .sendFailed(_, let error) = event { logger.warning("send failed: \(error)") }
+                continue
+            }
+            state.withLock { $0.lastHeard = .now }
+            let envelope: WireEnvelope
+            do {
+                envelope = try WireCodec.decode(message.frames)
+            } catch {
+                let count = state.withLock { state in
+                    state.malformed += 1
+                    return state.malformed
+                }
+                logger.warning("dropped malformed message: \(error)", metadata: ["malformed": "\(count)"])
+                continue
+            }
+            switch envelope.message {
+            case .work(let item):
+                queue.yield(item)
+            case .cancelJob(let job):
+                state.withLock { _ = $0.cancelledJobs.insert(job) }
+            case .unknownPeer:
+                logger.info("coordinator does not know this worker; announcing again")
+                endpoint.send(hello())
+            case .welcome(let welcome):
+                logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)"])
+            case .heartbeat:
+                break
+            default:
+                logger.warning("unexpected \(envelope.message.type) from coordinator; dropped")
+            }
+        }
+        return nil
+    }
+
+    /// Sends a heartbeat every interval, declares the coordinator lost after `liveness` silent
+    /// intervals, and ends the session once a drain has finished (or run out of grace).
+    private func heartbeat(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        let interval = configuration.heartbeatInterval
+        let tick = min(interval, .milliseconds(100))
+        var lastSent = ContinuousClock.now
+        var drainingSince: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            try? await Task.sleep(for: tick)
+            if Task.isCancelled { break }
+            let (lastHeard, draining, busy) = state.withLock { ($0.lastHeard, $0.draining, $0.busy) }
+            let now = ContinuousClock.now
+            if draining {
+                let since = drainingSince ?? now
+                drainingSince = since
+                if busy == 0 || now - since > configuration.drainGrace { return .stopped }
+            }
+            if now - lastHeard > interval * configuration.liveness { return .coordinatorLost }
+            if now - lastSent >= interval {
+                endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
+                lastSent = now
+            }
+        }
+        return .stopped
+    }
+
+    private func compress(from queue: AsyncStream<WorkAssignment>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        var compressor = ItemCompressor()
+        for await item in queue {
+            let skip = state.withLock { state in
+                if state.draining || state.cancelledJobs.contains(item.jobID) { return true }
+                state.busy += 1
+                return false
+            }
+            if skip { continue }
+            defer { state.withLock { $0.busy -= 1 } }
+            do {
+                let job = item.jobID
+                let result = try compressor.compress(item) {
+                    Task.isCancelled || state.withLock { $0.cancelledJobs.contains(job) }
+                }
+                guard let result else { continue }
+                endpoint.send(ZMQMessage(WireCodec.encode(.result(result))))
+                state.withLock { $0.itemsDone += 1 }
+            } catch {
+                logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
+                endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
+                    jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
+            }
+            await Task.yield()
+        }
+        return nil
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// How a worker connects and how much it takes on.
+public struct WorkerConfiguration: Sendable {
+    /// The coordinator's worker endpoint, e.g. `tcp://coordinator:5556` or `inproc://…`.
+    public var coordinator: String
+    /// Items compressed at once; the coordinator grants credit from it.
+    public var slots: Int
+    /// Stable id, also the ZeroMQ routing id.
+    public var workerID: String
+    /// Host name shown by `status`.
+    public var host: String
+    /// Heartbeat period.
+    public var heartbeatInterval: Duration
+    /// Missed heartbeat periods after which the coordinator counts as gone.
+    public var liveness: Int
+    /// How long a draining worker may finish the items it holds before it leaves anyway.
+    public var drainGrace: Duration
+
+    /// A configuration with a fresh random id and the machine's host name.
+    public init(
+        coordinator: String,
+        slots: Int = ProcessInfo.processInfo.activeProcessorCount,
+        workerID: String? = nil,
+        heartbeatInterval: Duration = .seconds(1),
+        liveness: Int = 3,
+        drainGrace: Duration = .seconds(5)
+    ) {
+        self.coordinator = coordinator
+        self.slots = max(1, slots)
+        let host = ProcessInfo.processInfo.hostName
+        self.host = host
+        self.workerID = workerID ?? "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        self.heartbeatInterval = heartbeatInterval
+        self.liveness = max(1, liveness)
+        self.drainGrace = drainGrace
+    }
+}
