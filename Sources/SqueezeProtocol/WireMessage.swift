@@ -1,20 +1,36 @@
 /// Every message of protocol v1, decoded.
 public enum WireMessage: Sendable, Equatable {
+    /// Worker → coordinator: announces the worker and its slots.
     case workerReady(WorkerHello)
+    /// Coordinator → worker: the worker is registered, with the heartbeat rules.
     case welcome(Welcome)
+    /// Either way, on either endpoint: the sender is alive.
     case heartbeat
+    /// Coordinator → worker: a work item to compress.
     case work(WorkAssignment)
+    /// Worker → coordinator: the compressed blocks of one item.
     case result(WorkResult)
+    /// Worker → coordinator: an item could not be compressed.
     case itemFailed(ItemFailure)
+    /// Coordinator → worker: drop every item of this job.
     case cancelJob(UInt64)
+    /// Worker → coordinator: the worker is leaving; requeue its items.
     case goodbye
+    /// Coordinator → peer: unknown sender; announce again.
     case unknownPeer
+    /// Client → coordinator: start a job.
     case submit(JobRequest)
+    /// Coordinator → client: the job was accepted.
     case submitted(JobAccepted)
+    /// Coordinator → client: one event of a job.
     case jobEvent(JobEvent)
+    /// Client → coordinator: cancel this job.
     case cancel(UInt64)
+    /// Client → coordinator: ask for workers and jobs.
     case statusRequest
+    /// Coordinator → client: workers and jobs.
     case statusReply(ClusterStatus)
+    /// Coordinator → client: a request was refused.
     case error(ErrorReply)
 
     /// The header type byte for this message.

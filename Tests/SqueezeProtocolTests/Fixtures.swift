@@ -1,0 +1,176 @@
+import SqueezeProtocol
+
+/// Sample messages for every message type, and helpers to build frames by hand.
+enum Fixtures {
+    /// Deterministic bytes: `count` bytes starting at `seed`, wrapping.
+    static func bytes(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &+ Int(seed)) }
+    }
+
+    static let hello = WorkerHello(workerID: "worker-7f3a", host: "node-2", slots: 4, pid: 31_337)
+    static let welcome = Welcome(heartbeatMilliseconds: 1_000, liveness: 3)
+    static let failure = ItemFailure(jobID: 7, itemID: 42, reason: "zlib: insufficient memory")
+    static let request = JobRequest(source: "/data/logs", destination: "/data/out", level: 6, force: true, blockSize: 1 << 20)
+    static let requestDefaults = JobRequest(source: "/data/ünïcode dir", destination: nil, level: 0, force: false)
+    static let accepted = JobAccepted(jobID: 7, destination: "/data/logs.squeezed")
+    static let errorReply = ErrorReply(message: "/etc: outside the coordinator's root")
+
+    static let start = JobStart(jobID: 7, source: "/data/logs", destination: "/data/out", files: 12, bytes: 123_456_789)
+    static let skippedNote = EntryNote(path: "sock", reason: "not a regular file (socket)")
+    static let failedNote = EntryNote(path: "a/b.log", reason: "changed while being read")
+    static let done = FileDone(path: "a/c.log", bytesIn: 10_000, bytesOut: 2_345)
+    static let snapshot = ProgressSnapshot(
+        jobID: 7, filesDone: 3, files: 12, bytesDone: 5_000_000, bytes: 123_456_789, bytesOut: 1_200_000,
+        seconds: 1.5, workers: 2,
+        active: [FileProgress(path: "big.bin", done: 4_000_000, total: 100_000_000), FileProgress(path: "x", done: 0, total: 1)]
+    )
+    static let summary = JobSummary(
+        jobID: 7, state: .completed, message: nil, filesCompressed: 11, bytesIn: 123_456_000, bytesOut: 30_000_000,
+        seconds: 12.25, skipped: [skippedNote], failed: [failedNote]
+    )
+    static let cancelledSummary = JobSummary(
+        jobID: 8, state: .cancelled, message: "client went away", filesCompressed: 0, bytesIn: 0, bytesOut: 0,
+        seconds: 0, skipped: [], failed: []
+    )
+
+    /// One event of each kind.
+    static let events: [JobEvent] = [
+        .started(start), .skipped(skippedNote), .fileFailed(failedNote), .fileDone(done),
+        .progress(snapshot), .finished(summary), .finished(cancelledSummary),
+    ]
+
+    static let status = ClusterStatus(
+        workers: [
+            WorkerStatus(workerID: "worker-7f3a", host: "node-2", slots: 4, busy: 3, megabytesPerSecond: 151.5, lastHeartbeatSeconds: 0.4, itemsDone: 99),
+        ],
+        jobs: [
+            JobStatus(jobID: 7, source: "/data/logs", state: .running, filesDone: 3, files: 12, bytesDone: 5_000_000, bytes: 123_456_789),
+            JobStatus(jobID: 6, source: "/data/old", state: .failed, filesDone: 0, files: 1, bytesDone: 0, bytes: 1),
+        ]
+    )
+
+    /// An item with several blocks: no dictionary, a full 32 KiB dictionary, an empty block,
+    /// a dictionary with no data, and last flags both ways.
+    static let multiBlockWork = WorkAssignment(jobID: 7, itemID: 42, level: 6, blocks: [
+        WorkBlock(file: 0, index: 0, dictionaryLength: 0, isLast: false, bytes: bytes(1_000)),
+        WorkBlock(file: 0, index: 1, dictionaryLength: 32_768, isLast: true, bytes: bytes(32_768 + 500, seed: 9)),
+        WorkBlock(file: 1, index: 0, dictionaryLength: 0, isLast: true, bytes: []),
+        WorkBlock(file: 2, index: 3, dictionaryLength: 100, isLast: true, bytes: bytes(100, seed: 3)),
+        WorkBlock(file: UInt32.max, index: UInt32.max, dictionaryLength: 7, isLast: false, bytes: bytes(20, seed: 200)),
+    ])
+    static let emptyWork = WorkAssignment(jobID: 0, itemID: 0, level: 0, blocks: [])
+    static let level9Work = WorkAssignment(jobID: UInt64.max, itemID: UInt64.max, level: 9, blocks: [
+        WorkBlock(file: 5, index: 0, dictionaryLength: 0, isLast: true, bytes: [0x42]),
+    ])
+
+    static let multiBlockResult = WorkResult(jobID: 7, itemID: 42, blocks: [
+        ResultBlock(crc: 0xDEAD_BEEF, rawLength: 1_000, bytes: bytes(300, seed: 1)),
+        ResultBlock(crc: 0x1234_5678, rawLength: 500, bytes: bytes(200, seed: 2)),
+        ResultBlock(crc: 0, rawLength: 0, bytes: [0x03, 0x00]),
+        ResultBlock(crc: 0, rawLength: 0, bytes: []),
+        ResultBlock(crc: UInt32.max, rawLength: 20, bytes: bytes(25, seed: 4)),
+    ])
+    static let emptyResult = WorkResult(jobID: 1, itemID: 2, blocks: [])
+
+    /// Samples of `type`; every type has at least one.
+    static func messages(of type: MessageType) -> [WireMessage] {
+        switch type {
+        case .workerReady: [.workerReady(hello)]
+        case .welcome: [.welcome(welcome)]
+        case .heartbeat: [.heartbeat]
+        case .work: [.work(multiBlockWork), .work(emptyWork), .work(level9Work)]
+        case .result: [.result(multiBlockResult), .result(emptyResult)]
+        case .itemFailed: [.itemFailed(failure)]
+        case .cancelJob: [.cancelJob(7), .cancelJob(0), .cancelJob(UInt64.max)]
+        case .goodbye: [.goodbye]
+        case .unknownPeer: [.unknownPeer]
+        case .submit: [.submit(request), .submit(requestDefaults)]
+        case .submitted: [.submitted(accepted)]
+        case .jobEvent: events.map(WireMessage.jobEvent)
+        case .cancel: [.cancel(7), .cancel(UInt64.max)]
+        case .statusRequest: [.statusRequest]
+        case .statusReply: [.statusReply(status), .statusReply(ClusterStatus(workers: [], jobs: []))]
+        case .error: [.error(errorReply)]
+        }
+    }
+
+    static var allMessages: [WireMessage] { MessageType.allCases.flatMap(messages(of:)) }
+
+    /// Types whose message is the header alone.
+    static let bodyless: [MessageType] = [.heartbeat, .goodbye, .unknownPeer, .statusRequest]
+    /// Types with exactly one JSON body frame.
+    static let jsonTypes: [MessageType] = [.workerReady, .welcome, .itemFailed, .submit, .submitted, .jobEvent, .statusReply, .error]
+    /// Types with an 8-byte job id body.
+    static let jobIDTypes: [MessageType] = [.cancelJob, .cancel]
+
+    /// A valid header frame for `type`.
+    static func header(_ type: MessageType, correlation: UInt64 = 0) -> [UInt8] {
+        var frame: [UInt8] = [0x53, 0x51, 1, type.rawValue]
+        frame.appendLE(correlation)
+        frame.appendLE(UInt32(0))
+        return frame
+    }
+
+    /// A work table entry as the protocol lays it out.
+    struct WorkEntry {
+        var file: UInt32 = 0
+        var index: UInt32 = 0
+        var dictionary: UInt32 = 0
+        var data: UInt32 = 0
+        var last: UInt8 = 1
+    }
+
+    /// A work table built byte by byte, independent of the codec.
+    static func workTable(job: UInt64 = 7, item: UInt64 = 42, level: UInt8 = 6, count: UInt32? = nil, entries: [WorkEntry]) -> [UInt8] {
+        var table: [UInt8] = []
+        table.appendLE(job)
+        table.appendLE(item)
+        table.append(level)
+        table.appendLE(count ?? UInt32(entries.count))
+        for entry in entries {
+            table.appendLE(entry.file)
+            table.appendLE(entry.index)
+            table.appendLE(entry.dictionary)
+            table.appendLE(entry.data)
+            table.append(entry.last)
+        }
+        return table
+    }
+
+    /// A result table entry as the protocol lays it out.
+    struct ResultEntry {
+        var crc: UInt32 = 0
+        var raw: UInt32 = 0
+        var compressed: UInt32 = 0
+    }
+
+    /// A result table built byte by byte, independent of the codec.
+    static func resultTable(job: UInt64 = 7, item: UInt64 = 42, count: UInt32? = nil, entries: [ResultEntry]) -> [UInt8] {
+        var table: [UInt8] = []
+        table.appendLE(job)
+        table.appendLE(item)
+        table.appendLE(count ?? UInt32(entries.count))
+        for entry in entries {
+            table.appendLE(entry.crc)
+            table.appendLE(entry.raw)
+            table.appendLE(entry.compressed)
+        }
+        return table
+    }
+}
+
+extension [UInt8] {
+    mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}
+
+/// The error `frames` decode to, or nil if they decode.
+func decodeError(_ frames: [[UInt8]]) -> ProtocolError? {
+    do {
+        _ = try WireCodec.decode(frames)
+        return nil
+    } catch {
+        return error
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SqueezeProtocol
+import Testing
+
+struct JobEventJSONTests {
+    /// The event name and the payload encoded on its own.
+    static func parts(_ event: JobEvent) throws -> (name: String, payload: Data) {
+        let encoder = JSONEncoder()
+        return switch event {
+        case .started(let p): ("started", try encoder.encode(p))
+        case .skipped(let p): ("skipped", try encoder.encode(p))
+        case .fileFailed(let p): ("fileFailed", try encoder.encode(p))
+        case .fileDone(let p): ("fileDone", try encoder.encode(p))
+        case .progress(let p): ("progress", try encoder.encode(p))
+        case .finished(let p): ("finished", try encoder.encode(p))
+        }
+    }
+
+    /// Decodes `body` as the payload type of `event`, ignoring the `event` key.
+    static func payloadMatches(_ body: Data, _ event: JobEvent) throws -> Bool {
+        let decoder = JSONDecoder()
+        return switch event {
+        case .started(let p): try decoder.decode(JobStart.self, from: body) == p
+        case .skipped(let p): try decoder.decode(EntryNote.self, from: body) == p
+        case .fileFailed(let p): try decoder.decode(EntryNote.self, from: body) == p
+        case .fileDone(let p): try decoder.decode(FileDone.self, from: body) == p
+        case .progress(let p): try decoder.decode(ProgressSnapshot.self, from: body) == p
+        case .finished(let p): try decoder.decode(JobSummary.self, from: body) == p
+        }
+    }
+
+    @Test(arguments: Fixtures.events)
+    func wireBodyIsOneFlatObjectWithAnEventKey(event: JobEvent) throws {
+        let frames = WireCodec.encode(.jobEvent(event))
+        #expect(frames.count == 2)
+        let body = Data(frames[1])
+        let text = String(decoding: body, as: UTF8.self)
+        let (name, payload) = try Self.parts(event)
+
+        #expect(text.hasPrefix("{") && text.hasSuffix("}"))
+        #expect(text.contains(#""event":"\#(name)""#))
+        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(object["event"] as? String == name)
+        // Flat: the payload's own keys sit beside "event", not under a nested key.
+        let payloadObject = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        #expect(Set(object.keys) == Set(payloadObject.keys).union(["event"]))
+        #expect(try Self.payloadMatches(body, event))
+    }
+
+    @Test(arguments: Fixtures.events)
+    func eventRoundTripsThroughJSON(event: JobEvent) throws {
+        let data = try JSONEncoder().encode(event)
+        #expect(try JSONDecoder().decode(JobEvent.self, from: data) == event)
+    }
+
+    @Test func handWrittenEventsDecode() throws {
+        let decoder = JSONDecoder()
+        let fileDone = #"{"event":"fileDone","path":"a/c.log","bytesIn":10000,"bytesOut":2345}"#
+        #expect(try decoder.decode(JobEvent.self, from: Data(fileDone.utf8)) == .fileDone(Fixtures.done))
+        let skipped = #"{"reason":"not a regular file (socket)","event":"skipped","path":"sock"}"#
+        #expect(try decoder.decode(JobEvent.self, from: Data(skipped.utf8)) == .skipped(Fixtures.skippedNote))
+        let finished = #"""
+        {"event":"finished","jobID":8,"state":"cancelled","message":"client went away","filesCompressed":0,
+         "bytesIn":0,"bytesOut":0,"seconds":0,"skipped":[],"failed":[]}
+        """#
+        #expect(try decoder.decode(JobEvent.self, from: Data(finished.utf8)) == .finished(Fixtures.cancelledSummary))
+    }
+
+    @Test func nilMessageIsOmittedFromFinished() throws {
+        let body = Data(WireCodec.encode(.jobEvent(.finished(Fixtures.summary)))[1])
+        let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(object["message"] == nil)
+        #expect(object["state"] as? String == "completed")
+    }
+}
