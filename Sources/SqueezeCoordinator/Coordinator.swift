@@ -224,6 +224,11 @@ public actor Coordinator {
         pump()
     }
 
+    /// Cancels every running job (Ctrl-C on `compress`).
+    public func cancelAll(reason: String) {
+        for id in jobOrder { cancel(job: id, reason: reason) }
+    }
+
     /// Workers and jobs, for `status`.
     public func status() -> ClusterStatus {
         let now = ContinuousClock.now

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SqueezeCoordinator
+import SqueezeProtocol
+import SqueezeWorker
+import SqueezeZMQ
+
+/// `squeeze compress`: the coordinator and N workers in this process, talking the cluster
+/// protocol over ZeroMQ `inproc://`.
+struct CompressCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compress",
+        abstract: "Compress a folder (or one file) into DEST/<path>.gz, on this machine.",
+        discussion: "Exit status: 0 when every regular file was compressed, 2 when some failed, 1 on a fatal error."
+    )
+
+    @Argument(help: "The folder or file to compress.")
+    var source: String
+
+    @Option(name: [.short, .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
+    var destination: String?
+
+    @Option(help: "Compression level 0-9.")
+    var level: Int = 6
+
+    @Option(help: "Worker count (default: number of cores).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Block size, e.g. 512K or 1M.")
+    var blockSize: ByteSize?
+
+    @Flag(help: "Replace existing outputs.")
+    var force = false
+
+    @Flag(help: "One JSON event per line on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9") }
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+    }
+
+    func run() async throws {
+        LogSetup.bootstrap(defaultLevel: .warning)
+        let context = try ZMQContext()
+        defer { context.close() }
+        var settings = CoordinatorConfiguration()
+        if let blockSize { settings.blockSize = blockSize.bytes }
+        let coordinator = Coordinator(configuration: settings, context: context)
+        let address = "inproc://squeeze-workers"
+        let request = JobRequest(source: source, destination: destination, level: level, force: force)
+        let mode = OutputMode.choose(json: json)
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
+        let trap = SignalTrap { signalSink.yield($0) }
+        defer { withExtendedLifetime(trap) {} }
+
+        let outcome: Result<JobSummary?, any Error> = await withTaskGroup(of: Result<JobSummary?, any Error>?.self) { group in
+            group.addTask {
+                do {
+                    try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() }
+                    return nil
+                } catch {
+                    readySink.finish()
+                    return .failure(error)
+                }
+            }
+            for _ in 0..<workers {
+                group.addTask {
+                    await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run()
+                    return nil
+                }
+            }
+            group.addTask {
+                for await _ in signals {
+                    await coordinator.cancelAll(reason: "interrupted")
+                    break
+                }
+                return nil
+            }
+            group.addTask {
+                for await _ in ready {}
+                do {
+                    let (_, events) = try await coordinator.submit(request)
+                    var renderer = ProgressRenderer(mode: mode)
+                    return .success(await renderer.follow(events))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var outcome: Result<JobSummary?, any Error> = .success(nil)
+            for await result in group {
+                if let result {
+                    outcome = result
+                    break
+                }
+            }
+            signalSink.finish()
+            group.cancelAll()
+            return outcome
+        }
+        switch outcome {
+        case .success(let summary):
+            throw ExitStatus.code(for: summary)
+        case .failure(let error):
+            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SqueezeProtocol
+
+/// Shows a job's events: a live view on a terminal, plain lines elsewhere, JSON lines for
+/// scripts. Failures always go to stderr as one line naming the path and the reason.
+struct ProgressRenderer {
+    let mode: OutputMode
+    private var liveLines = 0
+    private var lastPlain = ContinuousClock.now
+    private var lastLive = ContinuousClock.now - .seconds(1)
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    init(mode: OutputMode) {
+        self.mode = mode
+    }
+
+    /// Shows every event until the job's `finished` event, which it returns.
+    mutating func follow<Events: AsyncSequence<JobEvent, Never>>(_ events: Events) async -> JobSummary? {
+        for await event in events {
+            show(event)
+            if case .finished(let summary) = event { return summary }
+        }
+        return nil
+    }
+
+    mutating func show(_ event: JobEvent) {
+        if mode == .json {
+            if let data = try? encoder.encode(event) {
+                FileHandle.standardOutput.write(data + Data([0x0a]))
+            }
+            return
+        }
+        switch event {
+        case .started(let start):
+            if mode == .plain {
+                out("squeeze: job \(start.jobID): \(start.files) files, \(Formatting.bytes(start.bytes)) from \(start.source) to \(start.destination)")
+            }
+        case .skipped:
+            break  // listed in the summary
+        case .fileFailed(let note):
+            clearLive()
+            err("squeeze: \(note.path): \(note.reason)")
+        case .fileDone:
+            break
+        case .progress(let snapshot):
+            if mode == .live {
+                drawLive(snapshot)
+            } else if ContinuousClock.now - lastPlain >= .seconds(2) {
+                lastPlain = .now
+                out("squeeze: \(percent(snapshot))% \(snapshot.filesDone)/\(snapshot.files) files \(Formatting.bytes(snapshot.bytesDone))/\(Formatting.bytes(snapshot.bytes)) \(Formatting.rate(snapshot.bytesDone, snapshot.seconds)) ETA \(eta(snapshot))")
+            }
+        case .finished(let summary):
+            clearLive()
+            printSummary(summary)
+        }
+    }
+
+    private func percent(_ snapshot: ProgressSnapshot) -> Int {
+        snapshot.bytes == 0 ? 100 : Int(Double(snapshot.bytesDone) * 100 / Double(snapshot.bytes))
+    }
+
+    private func eta(_ snapshot: ProgressSnapshot) -> String {
+        guard snapshot.bytesDone > 0, snapshot.seconds > 0 else { return "--" }
+        let rate = Double(snapshot.bytesDone) / snapshot.seconds
+        return Formatting.duration(Double(snapshot.bytes - min(snapshot.bytes, snapshot.bytesDone)) / rate)
+    }
+
+    private mutating func drawLive(_ snapshot: ProgressSnapshot) {
+        guard ContinuousClock.now - lastLive >= .milliseconds(100) else { return }
+        lastLive = .now
+        var lines: [String] = []
+        let width = 40
+        for file in snapshot.active {
+            let fraction = file.total == 0 ? 1 : Double(file.done) / Double(file.total)
+            let name = file.path.count > 40 ? "…" + file.path.suffix(39) : file.path
+            lines.append("  [\(Formatting.bar(fraction, width: 20))] \(String(format: "%3d", Int(fraction * 100)))%  \(name)")
+        }
+        let fraction = snapshot.bytes == 0 ? 1 : Double(snapshot.bytesDone) / Double(snapshot.bytes)
+        let ratio = snapshot.bytesDone == 0 ? 0 : Double(snapshot.bytesOut) / Double(snapshot.bytesDone)
+        lines.append("[\(Formatting.bar(fraction, width: width))] \(percent(snapshot))%  \(snapshot.filesDone)/\(snapshot.files) files  \(Formatting.bytes(snapshot.bytesDone))/\(Formatting.bytes(snapshot.bytes))  \(Formatting.rate(snapshot.bytesDone, snapshot.seconds))  ratio \(String(format: "%.3f", ratio))  ETA \(eta(snapshot))  workers \(snapshot.workers)")
+        var text = liveLines > 0 ? "\u{1b}[\(liveLines)F" : ""
+        for line in lines { text += "\u{1b}[2K" + line + "\n" }
+        if lines.count < liveLines {
+            for _ in lines.count..<liveLines { text += "\u{1b}[2K\n" }
+            text += "\u{1b}[\(liveLines - lines.count)F"
+        }
+        liveLines = lines.count
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    private mutating func clearLive() {
+        guard mode == .live, liveLines > 0 else { return }
+        var text = "\u{1b}[\(liveLines)F"
+        for _ in 0..<liveLines { text += "\u{1b}[2K\n" }
+        text += "\u{1b}[\(liveLines)F"
+        FileHandle.standardOutput.write(Data(text.utf8))
+        liveLines = 0
+    }
+
+    private func printSummary(_ summary: JobSummary) {
+        let ratio = summary.bytesIn == 0 ? 0 : Double(summary.bytesOut) / Double(summary.bytesIn) * 100
+        out("squeeze: \(summary.state.rawValue): \(summary.filesCompressed) files, \(Formatting.bytes(summary.bytesIn)) -> \(Formatting.bytes(summary.bytesOut)) (\(String(format: "%.1f", ratio))%) in \(String(format: "%.2f", summary.seconds))s, \(Formatting.rate(summary.bytesIn, summary.seconds))")
+        if !summary.skipped.isEmpty {
+            out("squeeze: skipped \(summary.skipped.count) non-regular entries:")
+            for note in summary.skipped { out("  \(note.path): \(note.reason)") }
+        }
+        if !summary.failed.isEmpty {
+            err("squeeze: \(summary.failed.count) files failed:")
+            for note in summary.failed { err("  \(note.path): \(note.reason)") }
+        }
+        if let message = summary.message, summary.state != .completed {
+            err("squeeze: job \(summary.state.rawValue): \(message)")
+        }
+    }
+
+    private func out(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private func err(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `squeeze` command: compress folders into standard gzip, alone or on a cluster.
+@main
+struct Squeeze: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "squeeze",
+        abstract: "Compress big folders fast into standard gzip, on one machine or a cluster.",
+        subcommands: [CompressCommand.self]
+    )
+}
