@@ -18,7 +18,7 @@ struct CompressCommand: AsyncParsableCommand {
     @Argument(help: "The folder or file to compress.")
     var source: String
 
-    @Option(name: [.short, .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
     var destination: String?
 
     @Option(help: "Compression level 0-9.")

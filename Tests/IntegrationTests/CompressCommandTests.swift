@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+/// Checks every regular file of `source` against `destination/<path>.gz` with the system gzip:
+/// `gzip -t` passes and `gzip -dc` gives back the exact bytes. Works for any file name bytes.
+private func verifyTree(source: String, destination: String) throws -> Int {
+    let script = #"""
+    set -u
+    cd "$1" || exit 9
+    n=0
+    while IFS= read -r -d '' f; do
+      gzip -t "$2/$f.gz" || { echo "gzip -t failed: $f"; exit 1; }
+      gzip -dc "$2/$f.gz" | cmp -s - "$f" || { echo "content differs: $f"; exit 1; }
+      n=$((n+1))
+    done < <(find . -type f -print0)
+    outs=$(find "$2" -type f -name '*.gz' -print0 | tr -cd '\0' | wc -c)
+    [ "$outs" -eq "$n" ] || { echo "expected $n outputs, found $outs"; exit 1; }
+    left=$(find "$2" -name '.squeeze-tmp-*' -print0 | tr -cd '\0' | wc -c)
+    [ "$left" -eq 0 ] || { echo "$left temporaries left"; exit 1; }
+    echo "$n"
+    """#
+    let outcome = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script, "verify", source, destination])
+    #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
+    return Int(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+}
+
+/// A folder with the awkward cases: block and window edges, incompressible and all-zero data,
+/// empty files, odd names, a deep tree, a symlink and a FIFO.
+private func makeVariedTree(_ tree: TestTree) throws {
+    var data = TestData(seed: 42)
+    let block = 64 * 1024
+    for size in [0, 1, 32767, 32768, 32769, block - 1, block, block + 1, 2 * block, 5 * block + 7] {
+        try tree.write("src/sizes/text-\(size)", data.text(size))
+        try tree.write("src/sizes/random-\(size)", data.random(size))
+    }
+    try tree.write("src/zeros.bin", [UInt8](repeating: 0, count: 700_000))
+    try tree.write("src/mixed/big.txt", data.text(1_500_000))
+    try tree.write("src/name with spaces.txt", data.text(5000))
+    try tree.write("src/line\nbreak.txt", data.text(300))
+    try tree.write("src/-leading-dash", data.text(100))
+    try tree.writeRaw(folder: "src/raw", name: [0x66, 0xff, 0xfe, 0x2e, 0x74], data.text(2000))
+    var deep = "src"
+    for level in 0..<40 { deep += "/d\(level)" }
+    try tree.write(deep + "/deep.txt", data.text(1000))
+    try FileManager.default.createSymbolicLink(atPath: tree.path("src/link-to-big"), withDestinationPath: tree.path("src/mixed/big.txt"))
+    #expect(mkfifo(tree.path("src/a-fifo"), 0o644) == 0)
+}
+
+@Suite("squeeze compress", .serialized)
+struct CompressCommandTests {
+    @Test("a varied folder round-trips through the system gzip; non-regular entries are skipped")
+    func variedFolder() throws {
+        let tree = try TestTree()
+        try makeVariedTree(tree)
+        let outcome = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path("out"), "--block-size", "64K", "--json", "--workers", "3"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let events = outcome.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        #expect(events.first?["event"] as? String == "started")
+        let skipped = events.filter { $0["event"] as? String == "skipped" }.compactMap { $0["path"] as? String }
+        #expect(Set(skipped) == ["a-fifo", "link-to-big"])
+        let finished = try #require(events.last)
+        #expect(finished["event"] as? String == "finished")
+        #expect(finished["state"] as? String == "completed")
+        #expect(try verifyTree(source: tree.path("src"), destination: tree.path("out")) == 27)
+        // The header carries the name, like gzip: `gzip -N -l` style check via the FNAME bytes.
+        let header = try Data(contentsOf: URL(fileURLWithPath: tree.path("out/name with spaces.txt.gz"))).prefix(40)
+        #expect(header.range(of: Data("name with spaces.txt\0".utf8)) != nil)
+    }
+
+    @Test("the same input gives the same bytes whatever the number of workers")
+    func deterministic() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 7)
+        try tree.write("src/a.txt", data.text(3_000_000))
+        try tree.write("src/b.bin", data.random(400_000))
+        for workers in ["1", "4"] {
+            let outcome = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path("out\(workers)"), "--block-size", "128K", "--workers", workers])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        for name in ["a.txt.gz", "b.bin.gz"] {
+            let one = try Data(contentsOf: URL(fileURLWithPath: tree.path("out1/\(name)")))
+            let four = try Data(contentsOf: URL(fileURLWithPath: tree.path("out4/\(name)")))
+            #expect(one == four, "\(name) differs between 1 and 4 workers")
+        }
+    }
+
+    @Test("existing outputs are refused without --force and replaced with it")
+    func existingOutputs() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 3)
+        try tree.write("src/a.txt", data.text(10_000))
+        try tree.write("src/b.txt", data.text(10_000))
+        #expect(try SqueezeBinary.run(["compress", tree.path("src")]).status == 0)
+        let again = try SqueezeBinary.run(["compress", tree.path("src")])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("a.txt: output"))
+        #expect(again.stderr.contains("already exists (use --force to replace it)"))
+        try tree.write("src/a.txt", data.text(20_000))
+        #expect(try SqueezeBinary.run(["compress", tree.path("src"), "--force"]).status == 0)
+        #expect(try verifyTree(source: tree.path("src"), destination: tree.path("src.squeezed")) == 2)
+    }
+
+    @Test("a single file goes to DEST/<name>.gz")
+    func singleFile() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 5)
+        try tree.write("one/report.txt", data.text(200_000))
+        let outcome = try SqueezeBinary.run(["compress", tree.path("one/report.txt"), "-o", tree.path("dest")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: tree.path("dest/report.txt.gz")))
+        let check = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -dc \"$1\" | cmp - \"$2\"", "sh", tree.path("dest/report.txt.gz"), tree.path("one/report.txt")])
+        #expect(check.status == 0)
+    }
+
+    @Test("fatal input errors give one clear line and exit 1")
+    func fatalErrors() throws {
+        let tree = try TestTree()
+        try tree.write("src/a.txt", Array("hello".utf8))
+        let missing = try SqueezeBinary.run(["compress", tree.path("nope")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nope: no such file or directory"))
+        let inside = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path("src/out")])
+        #expect(inside.status == 1)
+        #expect(inside.stderr.contains("destination is inside the source"))
+        #expect(!FileManager.default.fileExists(atPath: tree.path("src/out")))
+        let level = try SqueezeBinary.run(["compress", tree.path("src"), "--level", "12"])
+        #expect(level.status != 0)
+    }
+
+    @Test("an empty folder and empty files are fine")
+    func emptyThings() throws {
+        let tree = try TestTree()
+        try FileManager.default.createDirectory(atPath: tree.path("empty"), withIntermediateDirectories: true)
+        #expect(try SqueezeBinary.run(["compress", tree.path("empty")]).status == 0)
+        try tree.write("src/zero", [])
+        #expect(try SqueezeBinary.run(["compress", tree.path("src")]).status == 0)
+        #expect(try verifyTree(source: tree.path("src"), destination: tree.path("src.squeezed")) == 1)
+    }
+
+    @Test("a file over 4 GiB: ISIZE wraps and gzip -t accepts the member")
+    func overFourGiB() throws {
+        let tree = try TestTree()
+        let path = tree.path("big/sparse.bin")
+        try FileManager.default.createDirectory(atPath: tree.path("big"), withIntermediateDirectories: true)
+        let size: off_t = (1 << 32) + 12345
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        #expect(fd >= 0)
+        #expect(ftruncate(fd, size) == 0)
+        close(fd)
+        let outcome = try SqueezeBinary.run(["compress", tree.path("big"), "--level", "1", "--block-size", "4M"], timeout: 600)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let output = tree.path("big.squeezed/sparse.bin.gz")
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
+        let isize = data.suffix(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        #expect(UInt64(UInt32(littleEndian: isize)) == UInt64(size) % (1 << 32))
+        let check = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -t \"$1\" && [ $(gzip -dc \"$1\" | wc -c) -eq \"$2\" ]", "sh", output, "\(size)"], timeout: 600)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import SqueezeIO
+import Testing
+
+@Suite("SourceReader and scanner")
+struct SourceReaderTests {
+    private func temporaryFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-io-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("a file that grows, shrinks or changes mtime after the scan fails the read")
+    func changedFiles() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/f"
+        try Data(repeating: 1, count: 10_000).write(to: URL(fileURLWithPath: path))
+        let scan = try DirectoryScanner.scan(root: BytePath(folder))
+        let stamp = try #require(scan.files.first?.stamp)
+        #expect(try SourceReader.read(BytePath(path), expected: stamp, range: 0..<10_000).count == 10_000)
+
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data([2]))
+        try handle.close()
+        #expect { try SourceReader.read(BytePath(path), expected: stamp, range: 0..<10_000) } throws: { error in
+            "\(error)".contains("grew")
+        }
+        #expect(truncate(path, 5_000) == 0)
+        #expect { try SourceReader.read(BytePath(path), expected: stamp, range: 0..<5_000) } throws: { error in
+            "\(error)".contains("shrank")
+        }
+        #expect(truncate(path, 10_000) == 0)
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect { try SourceReader.read(BytePath(path), expected: stamp, range: 0..<10_000) } throws: { error in
+            "\(error)".contains("modified")
+        }
+    }
+
+    @Test("the scanner skips symlinks and FIFOs without opening them and reports them")
+    func skipsNonRegular() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "/etc")
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        let scan = try DirectoryScanner.scan(root: BytePath(folder))
+        #expect(scan.files.map(\.relativePath) == [BytePath("file")])
+        #expect(scan.skipped.map(\.relativePath.display) == ["fifo", "link"])
+    }
+
+    @Test("a temporary is never visible under the final name and is removed on discard")
+    func atomicOutput() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let final = BytePath(folder + "/out.gz")
+        let output = try AtomicOutputFile(finalPath: final)
+        try output.write([[1, 2, 3]])
+        #expect(!Directories.exists(final))
+        output.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+
+        let second = try AtomicOutputFile(finalPath: final)
+        try second.write([[4, 5]])
+        try second.commit(permissions: 0o644, modifiedSeconds: 1_000, modifiedNanoseconds: 0, replace: false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: final.display)) == Data([4, 5]))
+        let third = try AtomicOutputFile(finalPath: final)
+        #expect(throws: FileSystemError.self) {
+            try third.commit(permissions: 0o644, modifiedSeconds: 1_000, modifiedNanoseconds: 0, replace: false)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.gz"])
+    }
+}
