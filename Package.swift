@@ -26,7 +26,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         // Threads the project owns for blocking disk I/O, and the file operations run on them.
-        .target(name: "SqueezeIO"),
+        .target(name: "SqueezeIO", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
         // A safe libzmq wrapper: sockets owned by I/O threads, bridged into async code.
         .target(
             name: "SqueezeZMQ",
