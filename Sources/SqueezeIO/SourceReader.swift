@@ -19,19 +19,24 @@ public enum SourceReader {
             throw FileSystemError(operation: "read", path: path.display, errno: 0, detail: change)
         }
         let count = Int(range.upperBound - range.lowerBound)
-        var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        try buffer.withUnsafeMutableBytes { raw in
+        var failure: FileSystemError?
+        // Uninitialised storage: pread fills it, so zero-filling first would be wasted work.
+        let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            var filled = 0
             while filled < count {
                 let got = pread(fd, raw.baseAddress.unsafelyUnwrapped + filled, count - filled, off_t(range.lowerBound) + off_t(filled))
                 if got < 0 {
                     if errno == EINTR { continue }
-                    throw FileSystemError.last("read", path.display)
+                    failure = FileSystemError.last("read", path.display)
+                    break
                 }
                 if got == 0 { break }
                 filled += got
             }
+            initialized = filled
         }
+        if let failure { throw failure }
+        let filled = buffer.count
         var after = stat()
         guard fstat(fd, &after) == 0 else { throw FileSystemError.last("fstat", path.display) }
         if let change = expected.change(to: FileStamp(after)) {
