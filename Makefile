@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEB_PACKAGES := libzmq3-dev zlib1g-dev pkg-config gzip
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test test-unit test-integration bench bench-quick clean
+.PHONY: all deps build release test clean
 
 all: build
 
@@ -26,12 +26,6 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test
-
-bench: deps
-	bash bench/run.sh
-
-bench-quick: deps
-	bash bench/run.sh --quick
 
 clean:
 	rm -rf .build
