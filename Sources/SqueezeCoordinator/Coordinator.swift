@@ -375,11 +375,13 @@ public actor Coordinator {
                 key: FileKey(job: job.id, file: ref.file), outputPath: file.outputPath,
                 header: GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level),
                 blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force)
-            writer(for: spec.key).yield(.block(spec, index: ref.index, block))
+            writer(for: spec.key)?.yield(.block(spec, index: ref.index, block))
         }
     }
 
-    private func writer(for key: FileKey) -> AsyncStream<WriterCommand>.Continuation {
+    /// The writer partition of a file; nil before `run` has started the writers.
+    private func writer(for key: FileKey) -> AsyncStream<WriterCommand>.Continuation? {
+        guard !writerSinks.isEmpty else { return nil }
         let hash = (key.job &* 1_000_003 &+ UInt64(key.file)) % UInt64(writerSinks.count)
         return writerSinks[Int(hash)]
     }
@@ -544,7 +546,7 @@ public actor Coordinator {
         job.failed.append(note)
         job.sink.yield(.fileFailed(note))
         jobs[key.job] = job
-        writer(for: key).yield(.discardFile(key))
+        writer(for: key)?.yield(.discardFile(key))
         checkFinished(key.job)
     }
 }
