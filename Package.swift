@@ -53,11 +53,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client side of the cluster protocol: submit, follow, cancel, status.
+        .target(
+            name: "SqueezeClient",
+            dependencies: [
+                "SqueezeZMQ", "SqueezeProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command-line front end.
         .executableTarget(
             name: "squeeze",
             dependencies: [
-                "SqueezeCoordinator", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO",
+                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

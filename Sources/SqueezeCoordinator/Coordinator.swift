@@ -4,6 +4,7 @@ import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
 import SqueezeZMQ
+import Synchronization
 
 /// The coordinator: holds the state of jobs and workers and decides who gets what.
 ///
@@ -16,21 +17,31 @@ public actor Coordinator {
     public let configuration: CoordinatorConfiguration
     private let context: ZMQContext
     private let pool: BlockingIOPool
-    private let logger: Logger
+    let logger: Logger
 
     private var endpoint: ZMQEndpoint?
+    var clientEndpoint: ZMQEndpoint?
     private var dispatchSink: AsyncStream<Dispatch>.Continuation?
     private var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
     private var workers: [[UInt8]: WorkerRecord] = [:]
-    private var jobs: [UInt64: JobRecord] = [:]
-    private var jobOrder: [UInt64] = []
+    var jobs: [UInt64: JobRecord] = [:]
+    var jobOrder: [UInt64] = []
     private var nextJob = 0
     private var nextJobID: UInt64 = 1
     private var finished: [JobStatus] = []
     private var lastHeartbeat = ContinuousClock.now
     private var stopping = false
+    /// Set by `shutdown()` from any thread (a signal handler's callback, for one).
+    private let shutdownFlag = Atomic<Bool>(false)
+    private var shutdownRequested: Bool { shutdownFlag.load(ordering: .relaxed) }
+    /// When each client was last heard from; judges the liveness of the jobs it follows.
+    var clientsHeard: [[UInt8]: ContinuousClock.Instant] = [:]
+    /// Submissions being served to clients; shutdown waits for their final events to leave.
+    var openSubmissions = 0
     /// Malformed or unexpected messages received and dropped.
     public private(set) var malformedMessages = 0
+    /// Results dropped because their item was already done or their job had ended.
+    public private(set) var lateResults = 0
 
     /// A coordinator using `context` for its sockets.
     public init(configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")) {
@@ -46,9 +57,15 @@ public actor Coordinator {
 
     // MARK: - Running
 
-    /// Binds the worker endpoint and runs readers, writers, the event loop and the ticker
-    /// until cancelled. On cancellation running jobs fail cleanly and temporaries are removed.
-    public nonisolated func run(workerEndpoints: [String], onReady: @Sendable ([String]) -> Void = { _ in }) async throws {
+    /// Binds the worker endpoint (and the client endpoint, when `clientEndpoints` is not
+    /// empty) and runs readers, writers, the event loops and the ticker until `shutdown` is
+    /// called or the task is cancelled. Either way running jobs fail cleanly and their
+    /// temporaries are removed; after `shutdown` their clients are told before sockets close.
+    public nonisolated func run(
+        workerEndpoints: [String],
+        clientEndpoints: [String] = [],
+        onReady: @Sendable (CoordinatorEndpoints) -> Void = { _ in }
+    ) async throws {
         let endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
             name: "workers",
             type: .router,
@@ -59,6 +76,14 @@ public actor Coordinator {
                 .receiveHighWaterMark(100_000),
             ],
             bind: workerEndpoints))
+        let clientEndpoint: ZMQEndpoint?
+        do {
+            clientEndpoint = clientEndpoints.isEmpty ? nil
+                : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(clientEndpoints))
+        } catch {
+            await endpoint.shutdown()
+            throw error
+        }
         let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
         var writerStreams: [AsyncStream<WriterCommand>] = []
         var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
@@ -67,8 +92,8 @@ public actor Coordinator {
             writerStreams.append(stream)
             writerSinks.append(sink)
         }
-        await attach(endpoint: endpoint, dispatchSink: dispatchSink, writerSinks: writerSinks)
-        onReady(endpoint.boundEndpoints)
+        await attach(endpoint: endpoint, clientEndpoint: clientEndpoint, dispatchSink: dispatchSink, writerSinks: writerSinks)
+        onReady(CoordinatorEndpoints(workers: endpoint.boundEndpoints, clients: clientEndpoint?.boundEndpoints ?? []))
         await withTaskGroup(of: Void.self) { group in
             for stream in writerStreams {
                 group.addTask { await self.runWriter(stream) }
@@ -77,20 +102,39 @@ public actor Coordinator {
                 group.addTask { await self.runReader(dispatches, endpoint: endpoint) }
             }
             group.addTask { await self.runEvents(endpoint) }
+            if let clientEndpoint {
+                group.addTask { await self.serveClients(clientEndpoint) }
+            }
             group.addTask {
-                while !Task.isCancelled {
+                while !Task.isCancelled, !self.shutdownFlag.load(ordering: .relaxed) {
                     try? await Task.sleep(for: .milliseconds(100))
                     await self.tick()
                 }
                 await self.stop(reason: "coordinator shutting down")
+                // Give each client's final `finished` event a moment to leave before the socket closes.
+                let deadline = ContinuousClock.now + .seconds(3)
+                while !Task.isCancelled, await self.openSubmissions > 0, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
                 await endpoint.shutdown()
+                await clientEndpoint?.shutdown()
             }
         }
         pool.shutdown()
     }
 
-    private func attach(endpoint: ZMQEndpoint, dispatchSink: AsyncStream<Dispatch>.Continuation, writerSinks: [AsyncStream<WriterCommand>.Continuation]) {
+    /// Stops taking jobs and ends `run`: running jobs fail, their clients are told and their
+    /// temporaries removed. For graceful shutdown (SIGTERM).
+    public nonisolated func shutdown() {
+        shutdownFlag.store(true, ordering: .relaxed)
+    }
+
+    private func attach(
+        endpoint: ZMQEndpoint, clientEndpoint: ZMQEndpoint?,
+        dispatchSink: AsyncStream<Dispatch>.Continuation, writerSinks: [AsyncStream<WriterCommand>.Continuation]
+    ) {
         self.endpoint = endpoint
+        self.clientEndpoint = clientEndpoint
         self.dispatchSink = dispatchSink
         self.writerSinks = writerSinks
     }
@@ -168,7 +212,12 @@ public actor Coordinator {
     /// Validates and scans `request`, then starts it. The stream carries the job's events and
     /// ends after `.finished`.
     public func submit(_ request: JobRequest) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
-        guard !stopping else { throw CoordinatorError("coordinator is shutting down") }
+        try await submit(request, owner: nil)
+    }
+
+    /// `submit` for a job whose client (`owner`) must stay alive while it runs.
+    func submit(_ request: JobRequest, owner: [UInt8]?) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
+        guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
         let blockSize = request.blockSize ?? configuration.blockSize
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
             throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
@@ -182,6 +231,8 @@ public actor Coordinator {
         } catch {
             throw CoordinatorError("\(request.source): \(error)")
         }
+        // The scan ran off the actor; the coordinator may have begun shutting down meanwhile.
+        guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
         let id = nextJobID
         nextJobID += 1
         let (events, sink) = AsyncStream.makeStream(of: JobEvent.self)
@@ -191,6 +242,12 @@ public actor Coordinator {
             destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
             skipped: prepared.skipped, windowItems: configuration.writeBehindBytes / blockSize, sink: sink)
         job.failed = prepared.failed
+        if let owner {
+            job.owner = owner
+            let interval = request.heartbeatMilliseconds.map { Duration.milliseconds(max(1, $0)) } ?? configuration.heartbeatInterval
+            job.ownerDeadline = interval * configuration.liveness
+            clientsHeard[owner] = .now
+        }
         sink.yield(.started(JobStart(
             jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
             files: prepared.files.count, bytes: job.totalBytes)))
@@ -212,6 +269,14 @@ public actor Coordinator {
         job.pending.removeAll()
         job.retry.removeAll()
         jobs[id] = job
+        dropInFlight(of: id)
+        for sink in writerSinks { sink.yield(.discardJob(id)) }
+        finish(id)
+        pump()
+    }
+
+    /// Tells the workers holding items of job `id` to drop them, and frees that credit.
+    private func dropInFlight(of id: UInt64) {
         for (routingID, var worker) in workers {
             let held = worker.inFlight.filter { $0.job == id }
             guard !held.isEmpty else { continue }
@@ -219,9 +284,6 @@ public actor Coordinator {
             workers[routingID] = worker
             send(.cancelJob(id), to: routingID)
         }
-        for sink in writerSinks { sink.yield(.discardJob(id)) }
-        finish(id)
-        pump()
     }
 
     /// Cancels every running job (Ctrl-C on `compress`).
@@ -242,7 +304,7 @@ public actor Coordinator {
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
                       files: job.files.count, bytesDone: job.bytesDone, bytes: job.totalBytes)
         }
-        return ClusterStatus(workers: workerList, jobs: running + finished)
+        return ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages)
     }
 
     /// Number of connected workers.
@@ -276,6 +338,7 @@ public actor Coordinator {
             job.state = .failed
             job.message = reason
             jobs[id] = job
+            dropInFlight(of: id)
             for sink in writerSinks { sink.yield(.discardJob(id)) }
             finish(id)
         }
@@ -345,13 +408,19 @@ public actor Coordinator {
 
     /// Takes a result if it is the first valid one for its item and hands its blocks to writers.
     private func accept(_ result: WorkResult, from peer: [UInt8]) {
-        guard var job = jobs[result.jobID], job.state == .running else { return }
+        guard var job = jobs[result.jobID], job.state == .running else {
+            lateResults += 1  // its job has ended
+            return
+        }
         let itemIndex = Int(result.itemID)
         guard itemIndex < job.items.count else {
             countMalformed(ProtocolError.malformed("result for unknown item \(result.itemID)"), from: peer)
             return
         }
-        guard !job.itemDone[itemIndex] else { return }  // a late duplicate: the first result won
+        guard !job.itemDone[itemIndex] else {
+            lateResults += 1  // a late duplicate: the first result won
+            return
+        }
         let item = job.items[itemIndex]
         guard result.blocks.count == item.blocks.count else {
             countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(item.blocks.count)"), from: peer)
@@ -411,7 +480,7 @@ public actor Coordinator {
         pump()
     }
 
-    private func countMalformed(_ error: any Error, from peer: [UInt8]) {
+    func countMalformed(_ error: any Error, from peer: [UInt8]) {
         malformedMessages += 1
         logger.warning("dropped malformed message", metadata: [
             "peer": "\(String(decoding: peer, as: UTF8.self))", "error": "\(error)", "count": "\(malformedMessages)",
@@ -437,6 +506,7 @@ public actor Coordinator {
                 }
             }
             pump()
+            checkClients(now: now)
         }
         for id in jobOrder {
             guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }

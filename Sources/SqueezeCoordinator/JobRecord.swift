@@ -44,6 +44,11 @@ struct JobRecord {
     var failed: [EntryNote] = []
     var lastProgress = ContinuousClock.now
     var dirty = true
+    /// The client following the job (its routing id on the client endpoint); nil when the
+    /// job runs embedded or detached. Its silence cancels the job.
+    var owner: [UInt8]?
+    /// How long the owner may stay silent.
+    var ownerDeadline = Duration.seconds(3)
 
     init(
         id: UInt64, request: JobRequest, sourceDisplay: String, destinationDisplay: String,

@@ -4,10 +4,17 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     public var workers: [WorkerStatus]
     /// Running and recently finished jobs.
     public var jobs: [JobStatus]
+    /// Results dropped because their item was already done or their job had ended (late
+    /// duplicates, for example from a worker that was declared dead and came back).
+    public var lateResults: Int
+    /// Malformed or unexpected messages dropped since the coordinator started.
+    public var malformedMessages: Int
 
     /// Creates a status.
-    public init(workers: [WorkerStatus], jobs: [JobStatus]) {
+    public init(workers: [WorkerStatus], jobs: [JobStatus], lateResults: Int = 0, malformedMessages: Int = 0) {
         self.workers = workers
         self.jobs = jobs
+        self.lateResults = lateResults
+        self.malformedMessages = malformedMessages
     }
 }

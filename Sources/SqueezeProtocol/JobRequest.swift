@@ -10,13 +10,24 @@ public struct JobRequest: Codable, Sendable, Equatable {
     public var force: Bool
     /// Block size in bytes; nil for the coordinator's default.
     public var blockSize: Int?
+    /// True when the client will not follow the job: no events are sent to it and its
+    /// silence does not cancel the job. Nil means false.
+    public var detached: Bool?
+    /// How often the following client promises to send heartbeats; nil for the coordinator's
+    /// own interval. The coordinator cancels the job after `liveness` silent intervals.
+    public var heartbeatMilliseconds: Int?
 
     /// Creates a request.
-    public init(source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil) {
+    public init(
+        source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil,
+        detached: Bool? = nil, heartbeatMilliseconds: Int? = nil
+    ) {
         self.source = source
         self.destination = destination
         self.level = level
         self.force = force
         self.blockSize = blockSize
+        self.detached = detached
+        self.heartbeatMilliseconds = heartbeatMilliseconds
     }
 }

@@ -15,18 +15,24 @@ public final class Worker: Sendable {
         var lastHeard = ContinuousClock.now
         var itemsDone = 0
         var malformed = 0
+        /// Stop compressing mid-item: the drain grace ran out or the worker was cancelled.
+        var abandon = false
+        /// The coordinator's heartbeat rules, from `welcome`; the configuration's until then.
+        var heartbeatInterval: Duration
+        var liveness: Int
     }
 
     /// The configuration.
     public let configuration: WorkerConfiguration
     private let context: ZMQContext
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// A worker using `context` for its socket.
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
         self.configuration = configuration
         self.context = context
+        state = Mutex(State(heartbeatInterval: configuration.heartbeatInterval, liveness: configuration.liveness))
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.workerID)"
         self.logger = logger
@@ -75,6 +81,8 @@ public final class Worker: Sendable {
                 .receiveHighWaterMark(10_000),
                 .reconnectInterval(100),
                 .reconnectIntervalMax(2_000),
+                // Results finished after the coordinator fell silent still get a chance to leave.
+                .linger(1_000),
             ],
             connect: [configuration.coordinator]
         )
@@ -91,6 +99,7 @@ public final class Worker: Sendable {
         state.withLock { state in
             state.lastHeard = .now
             state.cancelledJobs.removeAll()
+            state.abandon = false
         }
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkAssignment.self)
@@ -107,13 +116,15 @@ public final class Worker: Sendable {
                     break
                 }
             }
+            // A slot mid-item finishes it and sends the result (the coordinator keeps the first
+            // result and drops duplicates), unless the worker itself is being cancelled.
+            if Task.isCancelled { state.withLock { $0.abandon = true } }
             queueSink.finish()
             group.cancelAll()
             return end
         }
+        // Queued before shutdown, so it leaves within the socket's linger.
         if end == .stopped { endpoint.send(ZMQMessage(WireCodec.encode(.goodbye))) }
-        // Give the I/O thread a moment to flush the goodbye before the socket closes.
-        try? await Task.sleep(for: .milliseconds(50))
         return end
     }
 
@@ -144,7 +155,11 @@ public final class Worker: Sendable {
                 logger.info("coordinator does not know this worker; announcing again")
                 endpoint.send(hello())
             case .welcome(let welcome):
-                logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)"])
+                state.withLock { state in
+                    state.heartbeatInterval = .milliseconds(max(10, welcome.heartbeatMilliseconds))
+                    state.liveness = max(1, welcome.liveness)
+                }
+                logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
             case .heartbeat:
                 break
             default:
@@ -157,21 +172,25 @@ public final class Worker: Sendable {
     /// Sends a heartbeat every interval, declares the coordinator lost after `liveness` silent
     /// intervals, and ends the session once a drain has finished (or run out of grace).
     private func heartbeat(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        let interval = configuration.heartbeatInterval
-        let tick = min(interval, .milliseconds(100))
         var lastSent = ContinuousClock.now
         var drainingSince: ContinuousClock.Instant?
         while !Task.isCancelled {
-            try? await Task.sleep(for: tick)
+            let (interval, liveness) = state.withLock { ($0.heartbeatInterval, $0.liveness) }
+            try? await Task.sleep(for: min(interval, .milliseconds(100)))
             if Task.isCancelled { break }
             let (lastHeard, draining, busy) = state.withLock { ($0.lastHeard, $0.draining, $0.busy) }
             let now = ContinuousClock.now
             if draining {
                 let since = drainingSince ?? now
                 drainingSince = since
-                if busy == 0 || now - since > configuration.drainGrace { return .stopped }
+                if busy == 0 { return .stopped }
+                if now - since > configuration.drainGrace {
+                    state.withLock { $0.abandon = true }
+                    logger.warning("drain grace ran out; handing back the items still held")
+                    return .stopped
+                }
             }
-            if now - lastHeard > interval * configuration.liveness { return .coordinatorLost }
+            if now - lastHeard > interval * liveness { return .coordinatorLost }
             if now - lastSent >= interval {
                 endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
                 lastSent = now
@@ -193,7 +212,7 @@ public final class Worker: Sendable {
             do {
                 let job = item.jobID
                 let result = try compressor.compress(item) {
-                    Task.isCancelled || state.withLock { $0.cancelledJobs.contains(job) }
+                    state.withLock { $0.abandon || $0.cancelledJobs.contains(job) }
                 }
                 guard let result else { continue }
                 endpoint.send(ZMQMessage(WireCodec.encode(.result(result))))

@@ -88,7 +88,8 @@ public final class ZMQEndpoint: Sendable {
     }
 
     /// Stops the I/O thread, closes the socket, fails pending requests with `.shutdown` and
-    /// finishes `events`. Messages still queued are dropped (linger 0). Idempotent.
+    /// finishes `events`. Messages queued before the call are handed to libzmq first; with
+    /// linger 0 (the default) whatever it has not sent yet is dropped at close. Idempotent.
     public func shutdown() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let alreadyExited = state.withLock { state in
@@ -148,8 +149,10 @@ public final class ZMQEndpoint: Sendable {
                 defer { state.outbox.removeAll(keepingCapacity: true) }
                 return (state.outbox, state.stopping)
             }
-            if stopping { return }
+            // Messages queued before shutdown still go to libzmq; linger decides whether
+            // they leave before the socket closes.
             for message in batch { deliver(message, on: socket) }
+            if stopping { return }
             receiveAll(from: socket, correlation: correlation)
             requests.expire()
         }

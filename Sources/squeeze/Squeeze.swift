@@ -6,6 +6,6 @@ struct Squeeze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "squeeze",
         abstract: "Compress big folders fast into standard gzip, on one machine or a cluster.",
-        subcommands: [CompressCommand.self]
+        subcommands: [CompressCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, StatusCommand.self]
     )
 }

@@ -12,6 +12,7 @@ enum Fixtures {
     static let failure = ItemFailure(jobID: 7, itemID: 42, reason: "zlib: insufficient memory")
     static let request = JobRequest(source: "/data/logs", destination: "/data/out", level: 6, force: true, blockSize: 1 << 20)
     static let requestDefaults = JobRequest(source: "/data/ünïcode dir", destination: nil, level: 0, force: false)
+    static let requestDetached = JobRequest(source: "photos", destination: nil, level: 9, force: false, detached: true, heartbeatMilliseconds: 500)
     static let accepted = JobAccepted(jobID: 7, destination: "/data/logs.squeezed")
     static let errorReply = ErrorReply(message: "/etc: outside the coordinator's root")
 
@@ -46,7 +47,9 @@ enum Fixtures {
         jobs: [
             JobStatus(jobID: 7, source: "/data/logs", state: .running, filesDone: 3, files: 12, bytesDone: 5_000_000, bytes: 123_456_789),
             JobStatus(jobID: 6, source: "/data/old", state: .failed, filesDone: 0, files: 1, bytesDone: 0, bytes: 1),
-        ]
+        ],
+        lateResults: 2,
+        malformedMessages: 1
     )
 
     /// An item with several blocks: no dictionary, a full 32 KiB dictionary, an empty block,
@@ -84,7 +87,7 @@ enum Fixtures {
         case .cancelJob: [.cancelJob(7), .cancelJob(0), .cancelJob(UInt64.max)]
         case .goodbye: [.goodbye]
         case .unknownPeer: [.unknownPeer]
-        case .submit: [.submit(request), .submit(requestDefaults)]
+        case .submit: [.submit(request), .submit(requestDefaults), .submit(requestDetached)]
         case .submitted: [.submitted(accepted)]
         case .jobEvent: events.map(WireMessage.jobEvent)
         case .cancel: [.cancel(7), .cancel(UInt64.max)]

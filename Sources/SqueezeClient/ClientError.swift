@@ -1,0 +1,31 @@
+/// Why a client could not get an answer from the coordinator.
+public enum ClientError: Error, Sendable, Equatable {
+    /// Nothing was ever heard from the coordinator within the deadline.
+    case unreachable(address: String, seconds: Double)
+    /// The coordinator answered before but then fell silent.
+    case lost(address: String, seconds: Double)
+    /// The coordinator refused the request; the message is one line for the user.
+    case refused(String)
+    /// The coordinator answered with a message this request does not expect.
+    case unexpectedReply(String)
+}
+
+extension ClientError: CustomStringConvertible {
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .unreachable(let address, let seconds):
+            "cannot reach the coordinator at \(address) (no answer within \(Self.format(seconds)) s)"
+        case .lost(let address, let seconds):
+            "lost contact with the coordinator at \(address) (silent for \(Self.format(seconds)) s)"
+        case .refused(let message):
+            message
+        case .unexpectedReply(let what):
+            "unexpected reply from the coordinator: \(what)"
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds))" : String(format: "%.1f", seconds)
+    }
+}

@@ -1,0 +1,125 @@
+import Glibc
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// The client endpoint: `submit`, `cancel`, `statusRequest` and heartbeats from CLI clients.
+extension Coordinator {
+    /// The client ROUTER: mandatory routing so a vanished client is noticed, a control-sized
+    /// message limit, and a linger that lets a job's last event leave at shutdown.
+    static func clientEndpointConfiguration(_ addresses: [String]) -> ZMQEndpointConfiguration {
+        ZMQEndpointConfiguration(
+            name: "clients",
+            type: .router,
+            options: [
+                .routerMandatory(true),
+                .maxMessageSize(Int64(ProtocolLimits.maxControlBody + 4096)),
+                .sendHighWaterMark(100_000),
+                .receiveHighWaterMark(10_000),
+                .linger(1000),
+            ],
+            bind: addresses)
+    }
+
+    /// Serves clients until the endpoint shuts down. Each submission gets a child task that
+    /// waits for the scan, replies, and then forwards the job's events to its client.
+    nonisolated func serveClients(_ endpoint: ZMQEndpoint) async {
+        await withDiscardingTaskGroup { group in
+            for await event in endpoint.events {
+                switch event {
+                case .message(let message):
+                    guard message.frames.count >= 2 else {
+                        await countMalformed(ProtocolError.empty, from: message.frames.first ?? [])
+                        continue
+                    }
+                    let peer = message.frames[0]
+                    let envelope: WireEnvelope
+                    do {
+                        envelope = try WireCodec.decode(message.frames.dropFirst())
+                    } catch {
+                        await countMalformed(error, from: peer)
+                        continue
+                    }
+                    await clientHeard(peer)
+                    switch envelope.message {
+                    case .submit(let request):
+                        await submissionOpened()
+                        group.addTask {
+                            await self.serve(request, correlation: envelope.correlation, from: peer, on: endpoint)
+                            await self.submissionClosed()
+                        }
+                    case .cancel(let id):
+                        await cancel(job: id, reason: "cancelled by the client")
+                    case .statusRequest:
+                        let status = await status()
+                        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.statusReply(status), correlation: envelope.correlation)))
+                    case .heartbeat:
+                        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.heartbeat)))
+                    default:
+                        await countMalformed(ProtocolError.malformed("unexpected \(envelope.message.type) on the client endpoint"), from: peer)
+                    }
+                case .sendFailed(let message, let error):
+                    await clientSendFailed(to: message.frames.first ?? [], error: error)
+                }
+            }
+        }
+    }
+
+    /// Starts one submitted job and forwards its events to the client until `finished`.
+    private nonisolated func serve(_ request: JobRequest, correlation: UInt64, from peer: [UInt8], on endpoint: ZMQEndpoint) async {
+        let follows = request.detached != true
+        let accepted: JobAccepted
+        let events: AsyncStream<JobEvent>
+        do {
+            (accepted, events) = try await submit(request, owner: follows ? peer : nil)
+        } catch {
+            let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
+            endpoint.send(ZMQMessage([peer] + WireCodec.encode(.error(reply), correlation: correlation)))
+            return
+        }
+        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
+        // A detached job's events are still drained, so they do not pile up in memory.
+        for await event in events where follows {
+            endpoint.send(ZMQMessage([peer] + WireCodec.encode(.jobEvent(event))))
+        }
+    }
+
+    private func submissionOpened() {
+        openSubmissions += 1
+    }
+
+    private func submissionClosed() {
+        openSubmissions -= 1
+    }
+
+    private func clientHeard(_ peer: [UInt8]) {
+        clientsHeard[peer] = .now
+    }
+
+    /// A send to a client failed. EHOSTUNREACH means it disconnected: its jobs are cancelled.
+    private func clientSendFailed(to peer: [UInt8], error: ZMQError) {
+        guard error.errno == EHOSTUNREACH else {
+            logger.warning("send to client failed", metadata: ["error": "\(error)"])
+            return
+        }
+        clientsHeard.removeValue(forKey: peer)
+        for id in jobOrder where jobs[id]?.owner == peer {
+            logger.warning("client disconnected; cancelling its job", metadata: ["job": "\(id)"])
+            cancel(job: id, reason: "the client disconnected")
+        }
+    }
+
+    /// Cancels jobs whose client has been silent past its deadline, and forgets clients that
+    /// follow nothing and have been quiet for a minute.
+    func checkClients(now: ContinuousClock.Instant) {
+        for id in jobOrder {
+            guard let job = jobs[id], job.state == .running, let owner = job.owner else { continue }
+            let heard = clientsHeard[owner] ?? job.started
+            if now - heard > job.ownerDeadline {
+                logger.warning("client silent; cancelling its job", metadata: ["job": "\(id)"])
+                cancel(job: id, reason: "the client stopped responding")
+            }
+        }
+        let following = Set(jobOrder.compactMap { jobs[$0]?.owner })
+        clientsHeard = clientsHeard.filter { following.contains($0.key) || now - $0.value < .seconds(60) }
+    }
+}

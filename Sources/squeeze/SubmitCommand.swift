@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import SqueezeClient
+import SqueezeProtocol
+import SqueezeZMQ
+import Synchronization
+
+/// `squeeze submit`: sends a job to a coordinator and follows it like `compress` does.
+struct SubmitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "submit",
+        abstract: "Submit a folder (or one file) to a coordinator and follow the job.",
+        discussion: """
+        Paths are as the coordinator sees them; relative ones are taken against its --root. \
+        Ctrl-C cancels the job on the cluster. Exit status: 0 when every regular file was \
+        compressed, 2 when some failed, 1 on a fatal error or when the job was cancelled.
+        """
+    )
+
+    @Argument(help: "The folder or file to compress, as the coordinator sees it.")
+    var source: String
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
+    var destination: String?
+
+    @Option(help: "The coordinator's client endpoint.")
+    var coordinator = "tcp://127.0.0.1:5555"
+
+    @Option(help: "Compression level 0-9.")
+    var level = 6
+
+    @Option(help: "Block size, e.g. 512K or 1M (default: the coordinator's).")
+    var blockSize: ByteSize?
+
+    @Flag(help: "Replace existing outputs.")
+    var force = false
+
+    @Flag(help: "One JSON event per line on stdout.")
+    var json = false
+
+    @Flag(help: "Print the job id and return; the job runs on.")
+    var detach = false
+
+    func validate() throws {
+        guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9") }
+    }
+
+    func run() async throws {
+        LogSetup.bootstrap(defaultLevel: .warning)
+        let context = try ZMQContext()
+        defer { context.close() }
+        let client = try await ClusterClient.connect(to: coordinator, context: context)
+        let request = JobRequest(
+            source: source, destination: destination, level: level, force: force,
+            blockSize: blockSize?.bytes, detached: detach ? true : nil)
+        let mode = OutputMode.choose(json: json)
+        let jobID = Mutex<UInt64?>(nil)
+        let interrupts = Atomic<Int>(0)
+        // First Ctrl-C: cancel on the cluster and wait for the job's `finished`. Second: leave now.
+        let trap = SignalTrap { _ in
+            if interrupts.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(130) }
+            if let id = jobID.withLock({ $0 }) { client.cancel(job: id) }
+        }
+        defer { withExtendedLifetime(trap) {} }
+
+        let outcome: Result<JobSummary?, any Error>
+        do {
+            let accepted = try await client.withLiveness { try await client.submit(request) }
+            jobID.withLock { $0 = accepted.jobID }
+            if interrupts.load(ordering: .relaxed) > 0 { client.cancel(job: accepted.jobID) }
+            if detach {
+                printDetached(accepted, mode: mode)
+                await client.close()
+                return
+            }
+            outcome = .success(try await client.withLiveness {
+                var renderer = ProgressRenderer(mode: mode)
+                return await renderer.follow(client.jobEvents())
+            })
+        } catch {
+            outcome = .failure(error)
+        }
+        await client.close()
+        switch outcome {
+        case .success(let summary):
+            throw ExitStatus.code(for: summary)
+        case .failure(let error):
+            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func printDetached(_ accepted: JobAccepted, mode: OutputMode) {
+        let line: String
+        if mode == .json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            line = (try? encoder.encode(accepted)).map { String(decoding: $0, as: UTF8.self) } ?? "{\"jobID\":\(accepted.jobID)}"
+        } else {
+            line = "\(accepted.jobID)"
+        }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SqueezeWorker
+import SqueezeZMQ
+
+/// `squeeze worker`: compresses blocks for a coordinator, reconnecting whenever it is lost.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run a worker: compress blocks for a coordinator.",
+        discussion: "It reconnects with backoff whenever the coordinator goes away. SIGTERM or SIGINT drains it: it stops taking work, finishes or hands back what it holds, says goodbye and exits 0."
+    )
+
+    @Option(help: "The coordinator's worker endpoint.")
+    var coordinator = "tcp://127.0.0.1:5556"
+
+    @Option(help: "Items compressed at once (default: number of cores).")
+    var slots = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Worker id shown by status (default: host-pid-random).")
+    var id: String?
+
+    @Option(help: "How long a draining worker may finish what it holds, e.g. 5s.")
+    var drainGrace: Interval?
+
+    func validate() throws {
+        guard slots >= 1 else { throw ValidationError("--slots must be at least 1") }
+    }
+
+    func run() async throws {
+        LogSetup.bootstrap(defaultLevel: .info)
+        let logger = Logger(label: "squeeze.worker")
+        let context = try ZMQContext()
+        defer { context.close() }
+        var settings = WorkerConfiguration(coordinator: coordinator, slots: slots, workerID: id)
+        if let drainGrace { settings.drainGrace = drainGrace.duration }
+        let worker = Worker(configuration: settings, context: context, logger: logger)
+        logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
+        try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)
+        logger.info("stopped", metadata: ["worker": "\(settings.workerID)", "items": "\(worker.itemsDone)"])
+    }
+}
