@@ -25,7 +25,7 @@ release: deps
 # Unit and integration tests (the integration tests start the real binary).
 test: deps
 	$(SWIFT) build --build-tests
-	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test
+	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
 
 clean:
 	rm -rf .build

@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ"]),
         .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol"]),
         .testTarget(name: "SqueezeCoordinatorTests", dependencies: ["SqueezeCoordinator", "SqueezeIO", "SqueezeGzip"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -75,6 +75,10 @@ enum JobPreparer {
         if let existing = try? Directories.status(path), existing.st_mode & S_IFMT != S_IFDIR {
             throw CoordinatorError("\(shown): destination exists and is not a directory")
         }
+        if let base {
+            // Checked before anything is created, so a refused request leaves no folders behind.
+            try refuseOutside(path, base: base, shown: shown)
+        }
         let existed = Directories.exists(path)
         do {
             try Directories.create(path)
@@ -91,6 +95,20 @@ enum JobPreparer {
             throw CoordinatorError("\(shown): outside the coordinator's root \(base.display)")
         }
         return destination
+    }
+
+    /// Throws unless the nearest existing ancestor of `path` resolves inside `base` and the
+    /// components still to be created contain no `..`.
+    private static func refuseOutside(_ path: BytePath, base: BytePath, shown: String) throws {
+        let outside = CoordinatorError("\(shown): outside the coordinator's root \(base.display)")
+        var existing = path
+        while !Directories.exists(existing) {
+            if existing.lastComponent == Array("..".utf8) { throw outside }
+            let parent = existing.parent
+            if parent == existing { break }
+            existing = parent
+        }
+        guard let resolved = try? Directories.canonical(existing), isWithin(resolved, base) else { throw outside }
     }
 
     /// Relative paths are taken against the root when there is one, else the working directory.

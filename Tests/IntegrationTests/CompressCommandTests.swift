@@ -1,29 +1,6 @@
 import Foundation
 import Testing
 
-/// Checks every regular file of `source` against `destination/<path>.gz` with the system gzip:
-/// `gzip -t` passes and `gzip -dc` gives back the exact bytes. Works for any file name bytes.
-private func verifyTree(source: String, destination: String) throws -> Int {
-    let script = #"""
-    set -u
-    cd "$1" || exit 9
-    n=0
-    while IFS= read -r -d '' f; do
-      gzip -t "$2/$f.gz" || { echo "gzip -t failed: $f"; exit 1; }
-      gzip -dc "$2/$f.gz" | cmp -s - "$f" || { echo "content differs: $f"; exit 1; }
-      n=$((n+1))
-    done < <(find . -type f -print0)
-    outs=$(find "$2" -type f -name '*.gz' -print0 | tr -cd '\0' | wc -c)
-    [ "$outs" -eq "$n" ] || { echo "expected $n outputs, found $outs"; exit 1; }
-    left=$(find "$2" -name '.squeeze-tmp-*' -print0 | tr -cd '\0' | wc -c)
-    [ "$left" -eq 0 ] || { echo "$left temporaries left"; exit 1; }
-    echo "$n"
-    """#
-    let outcome = try ProcessRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script, "verify", source, destination])
-    #expect(outcome.status == 0, "\(outcome.stdout) \(outcome.stderr)")
-    return Int(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-}
-
 /// A folder with the awkward cases: block and window edges, incompressible and all-zero data,
 /// empty files, odd names, a deep tree, a symlink and a FIFO.
 private func makeVariedTree(_ tree: TestTree) throws {
@@ -63,7 +40,7 @@ struct CompressCommandTests {
         let finished = try #require(events.last)
         #expect(finished["event"] as? String == "finished")
         #expect(finished["state"] as? String == "completed")
-        #expect(try verifyTree(source: tree.path("src"), destination: tree.path("out")) == 27)
+        #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path("out")) == 27)
         // The header carries the name, like gzip: `gzip -N -l` style check via the FNAME bytes.
         let header = try Data(contentsOf: URL(fileURLWithPath: tree.path("out/name with spaces.txt.gz"))).prefix(40)
         #expect(header.range(of: Data("name with spaces.txt\0".utf8)) != nil)
@@ -99,7 +76,7 @@ struct CompressCommandTests {
         #expect(again.stderr.contains("already exists (use --force to replace it)"))
         try tree.write("src/a.txt", data.text(20_000))
         #expect(try SqueezeBinary.run(["compress", tree.path("src"), "--force"]).status == 0)
-        #expect(try verifyTree(source: tree.path("src"), destination: tree.path("src.squeezed")) == 2)
+        #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path("src.squeezed")) == 2)
     }
 
     @Test("a single file goes to DEST/<name>.gz")
@@ -136,7 +113,7 @@ struct CompressCommandTests {
         #expect(try SqueezeBinary.run(["compress", tree.path("empty")]).status == 0)
         try tree.write("src/zero", [])
         #expect(try SqueezeBinary.run(["compress", tree.path("src")]).status == 0)
-        #expect(try verifyTree(source: tree.path("src"), destination: tree.path("src.squeezed")) == 1)
+        #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path("src.squeezed")) == 1)
     }
 
     @Test("a file over 4 GiB: ISIZE wraps and gzip -t accepts the member")

@@ -1,0 +1,235 @@
+import Foundation
+import Glibc
+import SqueezeProtocol
+import Testing
+
+/// The cluster for real: `squeeze coordinator`, `worker` and `submit` processes over TCP on
+/// free loopback ports. Every process is killed when its test ends.
+@Suite("cluster over TCP", .serialized)
+struct ClusterTests {
+    @Test("three workers compress several hundred MiB; every output round-trips")
+    func threeWorkersLargeJob() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/big"), files: 40, bytesPerFile: 8 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 3)
+        let outcome = try cluster.submitAndWait(["big", "--level", "1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("completed: 40 files"))
+        #expect(try TreeCheck.verify(source: tree.path("data/big"), destination: tree.path("data/big.squeezed")) == 40)
+        let status = try cluster.status()
+        #expect(status.workers.count == 3)
+        #expect(status.workers.allSatisfy { $0.itemsDone > 0 }, "every worker took work: \(status.workers)")
+        #expect(status.jobs.map(\.state) == [.completed])
+    }
+
+    @Test("a worker killed with SIGKILL mid-job: its items are requeued and the job completes")
+    func workerKilled() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 3)
+        let submit = try cluster.submit("submit", ["src", "--json"])
+        try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.15 })
+        try #require(submit.isRunning, "the job ended before the kill")
+        cluster.workers[1].signal(SIGKILL)
+        #expect(submit.wait(timeout: 300) == 0, "\(submit.stderr)")
+        #expect(JobEvents.finished(submit.stdout)?["state"] as? String == "completed")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 24)
+        #expect(cluster.waitForWorkers(2))
+        #expect(cluster.coordinator.stderr.contains("requeued items"), "\(cluster.coordinator.stderr)")
+    }
+
+    @Test("a worker stopped with SIGSTOP is declared dead; after SIGCONT its late results are dropped")
+    func workerStopped() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        let cluster = try TestCluster(
+            root: tree.path("data"), logs: tree.root, workers: 3, coordinatorArguments: ["--heartbeat", "500ms"])
+        let victim = cluster.workers[0]
+        let submit = try cluster.submit("submit", ["src", "--json"])
+        try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.15 })
+        try #require(submit.isRunning, "the job ended before the stop")
+        victim.signal(SIGSTOP)
+        #expect(cluster.waitForWorkers(2, timeout: 30), "the stopped worker was not declared dead")
+        #expect(submit.wait(timeout: 300) == 0, "\(submit.stderr)")
+        let destination = tree.path("data/src.squeezed")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: destination) == 24)
+        let before = try Self.fingerprints(destination)
+
+        victim.signal(SIGCONT)
+        #expect(cluster.waitForWorkers(3, timeout: 30), "the resumed worker did not come back")
+        let late = Poll.until(timeout: 20, every: 0.2) { ((try? cluster.status().lateResults) ?? 0) >= 1 }
+        #expect(late, "the resumed worker's results were not seen as late")
+        #expect(try Self.fingerprints(destination) == before, "an output was written again")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: destination) == 24)
+    }
+
+    @Test("two clients at once: both jobs complete and share the workers")
+    func twoClients() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/a"), files: 16, bytesPerFile: 4 << 20, seed: 1)
+        try TestCorpus.make(at: tree.path("data/b"), files: 16, bytesPerFile: 4 << 20, seed: 2)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        let first = try cluster.submit("submit-a", ["a", "--json"])
+        let second = try cluster.submit("submit-b", ["b", "--json"])
+        var sharedAtOnce = false
+        while first.isRunning || second.isRunning {
+            if let jobs = try? cluster.status().jobs.filter({ $0.state == .running }), jobs.count == 2,
+               jobs.allSatisfy({ $0.bytesDone > 0 }) {
+                sharedAtOnce = true
+            }
+            usleep(200_000)
+        }
+        #expect(first.wait(timeout: 1) == 0, "\(first.stderr)")
+        #expect(second.wait(timeout: 1) == 0, "\(second.stderr)")
+        #expect(sharedAtOnce, "the two jobs never progressed at the same time")
+        #expect(try TreeCheck.verify(source: tree.path("data/a"), destination: tree.path("data/a.squeezed")) == 16)
+        #expect(try TreeCheck.verify(source: tree.path("data/b"), destination: tree.path("data/b.squeezed")) == 16)
+        let status = try cluster.status()
+        #expect(status.jobs.filter { $0.state == .completed }.count == 2)
+        #expect(status.workers.allSatisfy { $0.itemsDone > 0 })
+    }
+
+    @Test("Ctrl-C on submit cancels the job on the cluster: no temporaries, workers idle")
+    func cancelWithSIGINT() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        let submit = try cluster.submit("submit", ["src", "--json"])
+        try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.1 })
+        submit.signal(SIGINT)
+        let code = submit.wait(timeout: 30)
+        #expect(code != nil && code != 0)
+        #expect(JobEvents.finished(submit.stdout)?["state"] as? String == "cancelled")
+        let idle = Poll.until(timeout: 10, every: 0.2) {
+            guard let status = try? cluster.status() else { return false }
+            return status.jobs.first?.state == .cancelled && status.workers.allSatisfy { $0.busy == 0 }
+        }
+        #expect(idle, "the job is still running or workers still hold its items")
+        #expect(TreeCheck.temporaries(under: tree.path("data/src.squeezed")).isEmpty)
+        // The workers are free for the next job.
+        let next = try cluster.submitAndWait(["src", "-o", "again"])
+        #expect(next.status == 0, "\(next.stderr)")
+    }
+
+    @Test("a client that disappears (SIGKILL) gets its job cancelled")
+    func clientKilled() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        let submit = try cluster.submit("submit", ["src", "--json"])
+        try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.1 })
+        submit.signal(SIGKILL)
+        let cancelled = Poll.until(timeout: 15, every: 0.2) {
+            (try? cluster.status().jobs.first?.state) == .cancelled
+        }
+        #expect(cancelled, "\(cluster.coordinator.stderr)")
+        let clean = Poll.until(timeout: 10) { TreeCheck.temporaries(under: tree.path("data/src.squeezed")).isEmpty }
+        #expect(clean, "temporaries left")
+    }
+
+    @Test("--detach prints the job id and returns; the job runs to completion")
+    func detached() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 6, bytesPerFile: 2 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 1)
+        let outcome = try cluster.submitAndWait(["src", "--detach"], timeout: 30)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let id = try #require(UInt64(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let done = Poll.until(timeout: 60, every: 0.2) {
+            (try? cluster.status().jobs.first { $0.jobID == id }?.state) == .completed
+        }
+        #expect(done)
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 6)
+    }
+
+    @Test("workers come back by themselves when the coordinator restarts")
+    func coordinatorRestart() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 4, bytesPerFile: 1 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        let (clients, workers) = (cluster.clientEndpoint, cluster.workerEndpoint)
+        cluster.coordinator.signal(SIGTERM)
+        #expect(cluster.coordinator.wait(timeout: 20) == 0, "\(cluster.coordinator.stderr)")
+        sleep(2)  // the workers notice the silence meanwhile
+        try cluster.startCoordinator(clients: clients, workers: workers)
+        #expect(cluster.waitForWorkers(2, timeout: 30), "\(cluster.coordinator.stderr)")
+        let alive = cluster.workers.allSatisfy { $0.isRunning }
+        #expect(alive, "a worker exited when the coordinator went away")
+        let outcome = try cluster.submitAndWait(["src"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 4)
+    }
+
+    @Test("SIGTERM: a worker drains and says goodbye; the coordinator fails its jobs cleanly and exits 0")
+    func gracefulShutdown() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        // A long heartbeat: a worker gone within a second or two must have said goodbye.
+        let cluster = try TestCluster(
+            root: tree.path("data"), logs: tree.root, workers: 2, coordinatorArguments: ["--heartbeat", "5s"])
+        let first = try cluster.submit("submit-1", ["src", "--json"])
+        try #require(first.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.1 })
+        let leaving = cluster.workers[0]
+        leaving.signal(SIGTERM)
+        #expect(leaving.wait(timeout: 15) == 0, "\(leaving.stderr)")
+        #expect(cluster.waitForWorkers(1, timeout: 3), "the worker left without a goodbye")
+        #expect(first.wait(timeout: 300) == 0, "\(first.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 24)
+
+        let second = try cluster.submit("submit-2", ["src", "-o", "second", "--json"])
+        try #require(second.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.05 })
+        cluster.coordinator.signal(SIGTERM)
+        #expect(cluster.coordinator.wait(timeout: 20) == 0, "\(cluster.coordinator.stderr)")
+        #expect(second.wait(timeout: 20) == 1)
+        let finished = JobEvents.finished(second.stdout)
+        #expect(finished?["state"] as? String == "failed")
+        #expect((finished?["message"] as? String)?.contains("shutting down") == true)
+        #expect(TreeCheck.temporaries(under: tree.path("data/second")).isEmpty)
+    }
+
+    @Test("paths outside --root are refused with a clear error and nothing is created")
+    func outsideRoot() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 1, bytesPerFile: 1000)
+        try TestCorpus.make(at: tree.path("outside"), files: 1, bytesPerFile: 1000)
+        try FileManager.default.createSymbolicLink(atPath: tree.path("data/escape"), withDestinationPath: tree.path("outside"))
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 1)
+        for source in [tree.path("outside"), "../outside", "src/../../outside", "escape", "/etc"] {
+            let outcome = try cluster.submitAndWait([source], timeout: 30)
+            #expect(outcome.status == 1, "\(source)")
+            #expect(outcome.stderr.contains("outside the coordinator's root"), "\(source): \(outcome.stderr)")
+        }
+        let elsewhere = tree.path("elsewhere/deeper")
+        let refused = try cluster.submitAndWait(["src", "-o", elsewhere], timeout: 30)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("outside the coordinator's root"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tree.path("elsewhere")))
+        #expect(!FileManager.default.fileExists(atPath: tree.path("outside.squeezed")))
+        let status = try cluster.status()
+        #expect(status.jobs.isEmpty)
+    }
+
+    @Test("an unreachable coordinator is a clear error within seconds, not a hang")
+    func unreachable() throws {
+        let started = Date()
+        let submit = try SqueezeBinary.run(["submit", "/data/x", "--coordinator", "tcp://127.0.0.1:1"], timeout: 60)
+        #expect(submit.status == 1)
+        #expect(submit.stderr.contains("cannot reach the coordinator at tcp://127.0.0.1:1"), "\(submit.stderr)")
+        let status = try SqueezeBinary.run(["status", "--coordinator", "tcp://127.0.0.1:1"], timeout: 60)
+        #expect(status.status == 1)
+        #expect(status.stderr.contains("cannot reach the coordinator"))
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    /// Inode and modification time of every file under `folder`: a rewrite changes both.
+    private static func fingerprints(_ folder: String) throws -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let path = enumerator?.nextObject() as? String {
+            var info = stat()
+            guard stat(folder + "/" + path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            result[path] = [Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+        }
+        return result
+    }
+}
