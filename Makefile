@@ -22,7 +22,8 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Unit and integration tests (the integration tests start the real binary).
+# Unit and integration tests (the integration tests start the real binary). Serial, so the
+# cluster tests' processes do not compete for this machine's two cores with other suites.
 test: deps
 	$(SWIFT) build --build-tests
 	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
