@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEB_PACKAGES := libzmq3-dev zlib1g-dev pkg-config gzip
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test clean
+.PHONY: all deps build release test bench bench-quick clean
 
 all: build
 
@@ -27,6 +27,14 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
+
+# The benchmark harness against gzip, pigz and xargs-gzip; writes docs/benchmarks.md.
+bench: deps
+	bash bench/run.sh
+
+# About a minute: small corpora, one run.
+bench-quick: deps
+	bash bench/run.sh --quick
 
 clean:
 	rm -rf .build

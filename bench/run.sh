@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# Squeeze benchmark harness: squeeze (embedded and as a TCP cluster) against gzip, pigz and
+# xargs-gzip on corpora built from real files of this machine, interleaved and repeated in one
+# run, medians reported. Writes the table to docs/benchmarks.md.
+#
+#   bench/run.sh [--quick] [--runs N] [--corpus DIR] [--work DIR] [--no-write]
+#
+# --quick: the small corpora of corpus.sh --quick and one run (about a minute).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+quick=""
+runs=3
+corpus_dir=""
+work=${TMPDIR:-/tmp}/squeeze-bench
+write_docs=1
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --quick) quick=1; runs=1 ;;
+    --runs) runs=$2; shift ;;
+    --corpus) corpus_dir=$2; shift ;;
+    --work) work=$2; shift ;;
+    --no-write) write_docs="" ;;
+    *) echo "usage: bench/run.sh [--quick] [--runs N] [--corpus DIR] [--work DIR] [--no-write]" >&2; exit 2 ;;
+  esac
+  shift
+done
+corpus_dir=${corpus_dir:-${TMPDIR:-/tmp}/squeeze-corpus${quick:+-quick}}
+corpus_script=${SQUEEZE_CORPUS_SCRIPT:-$repo/../shared/bench/corpus.sh}
+
+# --- tools -------------------------------------------------------------------------------
+need=()
+command -v gzip >/dev/null || need+=(gzip)
+command -v pigz >/dev/null || need+=(pigz)
+command -v python3 >/dev/null || need+=(python3)
+[[ -x /usr/bin/time ]] || need+=(time)
+if [[ ${#need[@]} -gt 0 ]]; then
+  sudo=""; [[ $(id -u) -ne 0 ]] && sudo=sudo
+  echo "bench: installing ${need[*]}" >&2
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+[[ -f $corpus_script ]] || { echo "bench: corpus script not found at $corpus_script (set SQUEEZE_CORPUS_SCRIPT)" >&2; exit 1; }
+
+echo "bench: building release" >&2
+(cd "$repo" && make -s release >/dev/null)
+bin=$(cd "$repo" && swift build -c release --show-bin-path)/squeeze
+
+echo "bench: corpora in $corpus_dir" >&2
+bash "$corpus_script" "$corpus_dir" ${quick:+--quick} >&2
+mixed=$corpus_dir/mixed
+small=$corpus_dir/small
+cat_file=$corpus_dir/mixed.cat
+
+rm -rf "$work"
+mkdir -p "$work"
+results=$work/results.tsv
+: > "$results"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  rm -rf "$work/out" "$work/copy"
+}
+trap cleanup EXIT
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+bytes_of() { du -sb "$1" | cut -f1; }
+# Bytes of the .gz files under $1 made after the copy marker (a copy's own .gz files are input).
+gz_bytes() { find "$1" -type f -name '*.gz' -cnewer "$work/marker" -printf '%s\n' | awk '{s+=$1} END {print s+0}'; }
+hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+
+# record CASE CORPUS SECONDS OUTPUT_BYTES COORD_RSS_KIB WORKER_RSS_KIB
+record() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"; }
+
+# A fresh copy of a tree for the tools that write next to their input (untimed).
+fresh_copy() {
+  rm -rf "$work/copy"
+  cp -a "$1" "$work/copy"
+  sync
+  sleep 1
+  touch "$work/marker"
+}
+
+# timed CASE CORPUS OUTPUT_DIR_OR_FILE -- command...: runs under /usr/bin/time for peak RSS.
+timed() {
+  local name=$1 corpus=$2 output=$3; shift 4
+  local start end rss
+  start=$(now)
+  # A copy's marker was set by fresh_copy; a fresh output folder's outputs are all new.
+  [[ -e $output ]] || touch "$work/marker"
+  # gzip exits 2 on warnings (for example a file with several hard links); not a failure here.
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" > "$work/command.out" || [[ $? -eq 2 ]]
+  end=$(now)
+  rss=$(tail -1 "$work/rss")
+  local size
+  if [[ -d $output ]]; then size=$(gz_bytes "$output"); else size=$(stat -c %s "$output"); fi
+  record "$name" "$corpus" "$(elapsed "$start" "$end")" "$size" "$rss" "-"
+}
+
+# The cluster: a coordinator and two single-slot workers over TCP loopback, fresh per run.
+# Only the job is timed (submit until its summary), as a user of a running cluster sees it.
+cluster() {
+  local name=$1 corpus=$2 source=$3 level=$4
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  "$bin" coordinator --listen tcp://127.0.0.1:0 --workers-listen tcp://127.0.0.1:0 \
+    > "$work/coord.out" 2> "$work/coord.err" &
+  local coord=$!; pids+=("$coord")
+  for _ in $(seq 100); do grep -q listening "$work/coord.out" && break; sleep 0.05; done
+  local clients workers
+  clients=$(grep -o 'clients=[^ ]*' "$work/coord.out" | cut -d= -f2)
+  workers=$(grep -o 'workers=[^ ]*' "$work/coord.out" | cut -d= -f2)
+  "$bin" worker --coordinator "$workers" --slots 1 --id w1 2> "$work/w1.err" & local w1=$!; pids+=("$w1")
+  "$bin" worker --coordinator "$workers" --slots 1 --id w2 2> "$work/w2.err" & local w2=$!; pids+=("$w2")
+  for _ in $(seq 100); do
+    [[ $("$bin" status --coordinator "$clients" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["workers"]))') == 2 ]] && break
+    sleep 0.1
+  done
+  local start end
+  start=$(now)
+  "$bin" submit "$source" -o "$work/out/result" --coordinator "$clients" --level "$level" > "$work/submit.out"
+  end=$(now)
+  local rss_coord rss_w
+  rss_coord=$(hwm_kib "$coord")
+  rss_w=$(( $(hwm_kib "$w1") > $(hwm_kib "$w2") ? $(hwm_kib "$w1") : $(hwm_kib "$w2") ))
+  kill -TERM "$w1" "$w2" "$coord"
+  wait "$w1" "$w2" "$coord" 2>/dev/null || true
+  pids=()
+  record "$name" "$corpus" "$(elapsed "$start" "$end")" "$(gz_bytes "$work/out/result")" "$rss_coord" "$rss_w"
+}
+
+# Warm the page cache so every contender reads from memory.
+cat "$cat_file" > /dev/null
+find "$mixed" "$small" -type f -print0 | xargs -0 cat > /dev/null
+
+echo "bench: $runs run(s), interleaved" >&2
+for run in $(seq "$runs"); do
+  echo "bench: run $run/$runs" >&2
+  # --- mixed corpus ---
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  timed "gzip -6 (one stream)" mixed "$work/out/mixed.gz" -- bash -c "gzip -6 -c '$cat_file' > '$work/out/mixed.gz'"
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  timed "pigz -6 -p 2 (one stream)" mixed "$work/out/mixed.gz" -- bash -c "pigz -6 -p 2 -c '$cat_file' > '$work/out/mixed.gz'"
+  rm -rf "$work/out"
+  timed "squeeze compress" mixed "$work/out" -- "$bin" compress "$mixed" -o "$work/out" --level 6
+  cluster "squeeze cluster (coordinator + 2 workers, TCP)" mixed "$mixed" 6
+  fresh_copy "$mixed"
+  timed "xargs -P 2 gzip -6 (per file)" mixed "$work/copy" -- bash -c "cd '$work/copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
+  # --- small-file tree ---
+  fresh_copy "$small"
+  timed "pigz -6 -p 2 -r (per file)" small "$work/copy" -- pigz -6 -p 2 -r -k -f "$work/copy"
+  fresh_copy "$small"
+  timed "xargs -P 2 gzip -6 (per file)" small "$work/copy" -- bash -c "cd '$work/copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
+  rm -rf "$work/out"
+  timed "squeeze compress" small "$work/out" -- "$bin" compress "$small" -o "$work/out" --level 6
+  cluster "squeeze cluster (coordinator + 2 workers, TCP)" small "$small" 6
+  # --- routing ceiling: level 0, so what is measured is the coordinator and the transport ---
+  cluster "routing ceiling (cluster, --level 0)" mixed "$mixed" 0
+done
+
+mixed_bytes=$(bytes_of "$mixed")
+small_bytes=$(bytes_of "$small")
+machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
+versions="$(gzip --version | head -1); $(pigz --version 2>&1 | head -1); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
+
+table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" <<'PY'
+import sys, statistics, collections
+path, mixed_bytes, small_bytes, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+rows = collections.OrderedDict()
+for line in open(path):
+    name, corpus, seconds, size, rss_c, rss_w = line.rstrip("\n").split("\t")
+    row = rows.setdefault((corpus, name), {"t": [], "size": int(size), "rss_c": [], "rss_w": []})
+    row["t"].append(float(seconds))
+    if rss_c != "-": row["rss_c"].append(int(rss_c))
+    if rss_w != "-": row["rss_w"].append(int(rss_w))
+corpus_bytes = {"mixed": mixed_bytes, "small": small_bytes}
+def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
+ref = {
+    "mixed": median(("mixed", "pigz -6 -p 2 (one stream)")),
+    "small": median(("small", "pigz -6 -p 2 -r (per file)")),
+}
+xargs = {c: median((c, "xargs -P 2 gzip -6 (per file)")) for c in ("mixed", "small")}
+gzip_size = {c: rows.get((c, "xargs -P 2 gzip -6 (per file)"), {}).get("size") for c in ("mixed", "small")}
+stream = rows.get(("mixed", "gzip -6 (one stream)"), {}).get("size")
+out = []
+out.append("| corpus | tool | median s | MB/s | vs pigz | vs xargs-gzip | output bytes | size vs per-file gzip -6 | peak RSS |")
+out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+for (corpus, name), row in rows.items():
+    t = statistics.median(row["t"])
+    mbs = corpus_bytes[corpus] / t / 1e6
+    vs_pigz = f"{ref[corpus] / t:.2f}x" if ref[corpus] else "-"
+    vs_xargs = f"{xargs[corpus] / t:.2f}x" if xargs[corpus] else "-"
+    size = row["size"]
+    if name.startswith("routing"):
+        rel = "-"
+        vs_pigz = vs_xargs = "-"
+    elif "one stream" in name:
+        rel = f"{(size / stream - 1) * 100:+.2f}% vs one gzip -6 stream" if stream else "-"
+    else:
+        rel = f"{(size / gzip_size[corpus] - 1) * 100:+.2f}%" if gzip_size[corpus] else "-"
+    rss = []
+    if row["rss_w"]:
+        rss.append(f"coordinator {max(row['rss_c']) / 1024:.0f} MiB, worker {max(row['rss_w']) / 1024:.0f} MiB")
+    elif row["rss_c"]:
+        rss.append(f"{max(row['rss_c']) / 1024:.0f} MiB")
+    out.append(f"| {corpus} | {name} | {t:.2f} | {mbs:.1f} | {vs_pigz} | {vs_xargs} | {size:,} | {rel} | {', '.join(rss)} |")
+ceiling = median(("mixed", "routing ceiling (cluster, --level 0)"))
+if ceiling:
+    gbs = mixed_bytes / ceiling / 1e9
+    level6 = rows.get(("mixed", "squeeze cluster (coordinator + 2 workers, TCP)"))
+    per_core = mixed_bytes / statistics.median(level6["t"]) / 2 / 1e9 if level6 else None
+    out.append("")
+    out.append(f"Routing ceiling: {gbs:.2f} GB/s through the coordinator at level 0 (all processes on this machine's cores)."
+               + (f" A level-6 worker core compresses about {per_core * 1000:.0f} MB/s here, so one coordinator could feed about {gbs / per_core:.0f} such cores." if per_core else ""))
+print("\n".join(out))
+PY
+)
+
+report="# Benchmarks
+
+Produced by \`make bench\` (\`bench/run.sh${quick:+ --quick}\`) on $(date -u +%Y-%m-%d), $runs run(s) per tool, interleaved; medians.
+
+- Machine: $machine
+- Tools: $versions
+- Corpora (\`../shared/bench/corpus.sh\`${quick:+ --quick}): mixed $(find "$mixed" -type f | wc -l) files, $mixed_bytes bytes (\`mixed.cat\` is the same bytes as one file, for the single-stream tools); small $(find "$small" -type f | wc -l) files, $small_bytes bytes.
+- Level 6 throughout except the routing-ceiling row. MB/s is input bytes over wall time. \"vs pigz\" is pigz's time over the tool's (above 1 is faster than pigz): on the mixed corpus against \`pigz -6 -p 2\` on \`mixed.cat\`, on the small tree against \`pigz -r\`. Sizes are compared with per-file \`gzip -6\` (what xargs-gzip writes), the same shape of output as squeeze's.
+- The cluster rows time \`squeeze submit\` on a running coordinator with two single-slot workers over TCP loopback; peak RSS is VmHWM of each process.
+
+$table
+"
+echo "$report"
+if [[ -n $write_docs ]]; then
+  printf '%s\n' "$report" > "$repo/docs/benchmarks.md"
+  echo "bench: wrote docs/benchmarks.md" >&2
+fi
