@@ -25,8 +25,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Linux calls Swift's Glibc module does not declare (syncfs needs _GNU_SOURCE).
+        .target(name: "CSqueezeSystem"),
         // Threads the project owns for blocking disk I/O, and the file operations run on them.
-        .target(name: "SqueezeIO", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "SqueezeIO", dependencies: ["CSqueezeSystem", .product(name: "DequeModule", package: "swift-collections")]),
         // A safe libzmq wrapper: sockets owned by I/O threads, bridged into async code.
         .target(
             name: "SqueezeZMQ",

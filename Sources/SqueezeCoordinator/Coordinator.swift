@@ -198,10 +198,11 @@ public actor Coordinator {
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
         var writer = OutputWriter(pool: pool)
         for await command in commands {
-            switch await writer.handle(command) {
-            case .success(let progress): await written(progress)
-            case .failure(let failure): await fileFailed(failure.key, reason: failure.reason)
-            case nil: break
+            for outcome in await writer.handle(command) {
+                switch outcome {
+                case .success(let progress): await written(progress)
+                case .failure(let failure): await fileFailed(failure.key, reason: failure.reason)
+                }
             }
         }
         await writer.discardAll()
@@ -507,6 +508,10 @@ public actor Coordinator {
             }
             pump()
             checkClients(now: now)
+        }
+        // Sealed outputs become durable and visible in batches, at most a tick late.
+        if !jobOrder.isEmpty {
+            for sink in writerSinks { sink.yield(.flush) }
         }
         for id in jobOrder {
             guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }

@@ -3,8 +3,10 @@ import SqueezeIO
 import SqueezeProtocol
 
 /// One writer partition: reorders each file's blocks, appends the contiguous ones to the
-/// file's temporary (on the I/O pool), and on the last block writes the trailer, fsyncs and
-/// renames. State is owned by the single task that runs it, so it needs no lock.
+/// file's temporary (on the I/O pool), and on the last block writes the trailer and seals it.
+/// Sealed files are made durable in batches, with one `syncfs` per file system instead of one
+/// fsync per file, and only then renamed into place and reported done. State is owned by the
+/// single task that runs it, so it needs no lock.
 struct OutputWriter {
     private struct OpenOutput {
         var spec: OutputSpec
@@ -15,92 +17,160 @@ struct OutputWriter {
         var bytesOut: UInt64 = 0
     }
 
-    /// What one drain did, reported to the coordinator.
+    private struct SealedOutput {
+        var key: FileKey
+        var file: AtomicOutputFile
+        var replace: Bool
+        var bytesOut: UInt64
+    }
+
+    /// What one command did, reported to the coordinator.
     struct Progress: Sendable {
         var key: FileKey
         var rawBytes: UInt64
         var outputBytes: UInt64
         var outputTotal: UInt64
+        /// The output is durable and in place.
         var finished: Bool
     }
 
+    /// Sealed files that trigger a flush without waiting for the ticker.
+    static let batchFiles = 256
+
     private var open: [FileKey: OpenOutput] = [:]
+    private var sealed: [SealedOutput] = []
     private let pool: BlockingIOPool
 
     init(pool: BlockingIOPool) {
         self.pool = pool
     }
 
-    /// Applies one command; returns progress to report, or throws a file's write error.
-    mutating func handle(_ command: WriterCommand) async -> Result<Progress, WriteFailure>? {
+    /// Applies one command; returns the progress and failures to report.
+    mutating func handle(_ command: WriterCommand) async -> [Result<Progress, WriteFailure>] {
         switch command {
         case .discardFile(let key):
             if let output = open.removeValue(forKey: key)?.file { await discard(output) }
-            return nil
+            await discardSealed { $0 == key }
+            return []
         case .discardJob(let job):
             for key in open.keys where key.job == job {
                 if let output = open.removeValue(forKey: key)?.file { await discard(output) }
             }
-            return nil
+            await discardSealed { $0.job == job }
+            return []
+        case .flush:
+            return await flush()
         case .block(let spec, let index, let block):
-            var state = open[spec.key] ?? OpenOutput(spec: spec)
-            state.pending[index] = block
-            var chunks: [[UInt8]] = []
-            var rawBytes: UInt64 = 0
-            while let ready = state.pending.removeValue(forKey: state.next) {
-                state.checksum.append(crc: ready.crc, length: ready.rawLength)
-                chunks.append(ready.bytes)
-                rawBytes += UInt64(ready.rawLength)
-                state.next += 1
+            let outcome = await append(block, index: index, spec: spec)
+            if sealed.count >= Self.batchFiles {
+                return [outcome].compactMap { $0 } + (await flush())
             }
-            guard !chunks.isEmpty else {
-                open[spec.key] = state
-                return nil
-            }
-            let finished = state.next == spec.blockCount
-            if state.file == nil { chunks.insert(spec.header.encoded(), at: 0) }
-            if finished { chunks.append(state.checksum.trailer.encoded()) }
-            let written = UInt64(chunks.reduce(0) { $0 + $1.count })
-            let existing = state.file
-            let toWrite = chunks
-            do {
-                let file = try await pool.run {
-                    let file = try existing ?? AtomicOutputFile(finalPath: spec.outputPath)
-                    do {
-                        try file.write(toWrite)
-                        if finished {
-                            try file.commit(
-                                permissions: spec.stamp.permissions,
-                                modifiedSeconds: spec.stamp.modifiedSeconds,
-                                modifiedNanoseconds: spec.stamp.modifiedNanoseconds,
-                                replace: spec.replace)
-                        }
-                    } catch {
-                        file.discard()
-                        throw error
-                    }
-                    return file
-                }
-                state.file = file
-                state.bytesOut += written
-            } catch {
-                open.removeValue(forKey: spec.key)
-                let reason = (error as? FileSystemError)?.reason ?? "\(error)"
-                return .failure(WriteFailure(key: spec.key, reason: reason))
-            }
-            if finished {
-                open.removeValue(forKey: spec.key)
-            } else {
-                open[spec.key] = state
-            }
-            return .success(Progress(key: spec.key, rawBytes: rawBytes, outputBytes: written, outputTotal: state.bytesOut, finished: finished))
+            return [outcome].compactMap { $0 }
         }
     }
 
-    /// Discards every open temporary (shutdown).
+    private mutating func append(_ block: ResultBlock, index: Int, spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
+        var state = open[spec.key] ?? OpenOutput(spec: spec)
+        state.pending[index] = block
+        var chunks: [[UInt8]] = []
+        var rawBytes: UInt64 = 0
+        while let ready = state.pending.removeValue(forKey: state.next) {
+            state.checksum.append(crc: ready.crc, length: ready.rawLength)
+            chunks.append(ready.bytes)
+            rawBytes += UInt64(ready.rawLength)
+            state.next += 1
+        }
+        guard !chunks.isEmpty else {
+            open[spec.key] = state
+            return nil
+        }
+        let finished = state.next == spec.blockCount
+        if state.file == nil { chunks.insert(spec.header.encoded(), at: 0) }
+        if finished { chunks.append(state.checksum.trailer.encoded()) }
+        let written = UInt64(chunks.reduce(0) { $0 + $1.count })
+        let existing = state.file
+        let toWrite = chunks
+        do {
+            let file = try await pool.run {
+                let file = try existing ?? AtomicOutputFile(finalPath: spec.outputPath)
+                do {
+                    try file.write(toWrite)
+                    if finished {
+                        try file.seal(
+                            permissions: spec.stamp.permissions,
+                            modifiedSeconds: spec.stamp.modifiedSeconds,
+                            modifiedNanoseconds: spec.stamp.modifiedNanoseconds)
+                    }
+                } catch {
+                    file.discard()
+                    throw error
+                }
+                return file
+            }
+            state.file = file
+            state.bytesOut += written
+        } catch {
+            open.removeValue(forKey: spec.key)
+            let reason = (error as? FileSystemError)?.reason ?? "\(error)"
+            return .failure(WriteFailure(key: spec.key, reason: reason))
+        }
+        if finished, let file = state.file {
+            open.removeValue(forKey: spec.key)
+            sealed.append(SealedOutput(key: spec.key, file: file, replace: spec.replace, bytesOut: state.bytesOut))
+        } else {
+            open[spec.key] = state
+        }
+        return .success(Progress(key: spec.key, rawBytes: rawBytes, outputBytes: written, outputTotal: state.bytesOut, finished: false))
+    }
+
+    /// One `syncfs` per file system holding sealed files, then a rename each.
+    private mutating func flush() async -> [Result<Progress, WriteFailure>] {
+        guard !sealed.isEmpty else { return [] }
+        let batch = sealed
+        sealed.removeAll()
+        let outcomes = try? await pool.run { () -> [Result<Progress, WriteFailure>] in
+            var syncErrors: [UInt64: String] = [:]
+            for device in Set(batch.map(\.file.device)) {
+                guard let first = batch.first(where: { $0.file.device == device }) else { continue }
+                do {
+                    try AtomicOutputFile.syncFileSystem(containing: first.file.finalPath)
+                } catch {
+                    syncErrors[device] = (error as? FileSystemError)?.reason ?? "\(error)"
+                }
+            }
+            return batch.map { output in
+                do {
+                    if let reason = syncErrors[output.file.device] {
+                        output.file.discard()
+                        return .failure(WriteFailure(key: output.key, reason: reason))
+                    }
+                    try output.file.publish(replace: output.replace)
+                    return .success(Progress(key: output.key, rawBytes: 0, outputBytes: 0, outputTotal: output.bytesOut, finished: true))
+                } catch {
+                    return .failure(WriteFailure(key: output.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+                }
+            }
+        }
+        guard let outcomes else {
+            // The pool stopped (shutdown): nothing was published.
+            for output in batch { output.file.discard() }
+            return batch.map { .failure(WriteFailure(key: $0.key, reason: "shutting down")) }
+        }
+        return outcomes
+    }
+
+    /// Discards every open or sealed temporary (shutdown).
     mutating func discardAll() async {
         for output in open.values.compactMap(\.file) { await discard(output) }
         open.removeAll()
+        await discardSealed { _ in true }
+    }
+
+    private mutating func discardSealed(where matches: (FileKey) -> Bool) async {
+        let dropped = sealed.filter { matches($0.key) }
+        guard !dropped.isEmpty else { return }
+        sealed.removeAll { matches($0.key) }
+        for output in dropped { await discard(output.file) }
     }
 
     private func discard(_ file: AtomicOutputFile) async {

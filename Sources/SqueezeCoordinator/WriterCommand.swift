@@ -9,4 +9,6 @@ enum WriterCommand: Sendable {
     case discardFile(FileKey)
     /// Drop every file of a job (cancelled or failed).
     case discardJob(UInt64)
+    /// Make the sealed files durable and rename them into place (sent by the ticker).
+    case flush
 }

@@ -1,11 +1,21 @@
+import CSqueezeSystem
 import Glibc
 import Synchronization
 
-/// An output written under a temporary name in its destination folder, then fsynced and
+/// An output written under a temporary name in its destination folder, made durable and then
 /// renamed into place: the final path holds a complete file or nothing.
+///
+/// Two ways to finish: `commit` (fsync this file, rename), or `seal` now and `publish` later,
+/// after one `syncFileSystem` has made a whole batch of sealed files durable at once.
 /// Blocking: every method runs on a `BlockingIOPool` thread; calls for one file are serialised
 /// by its owner.
 public final class AtomicOutputFile: Sendable {
+    private enum State {
+        case open(Int32)
+        case sealed
+        case finished
+    }
+
     /// Every temporary starts with this, so a later run can find and remove leftovers.
     public static let temporaryPrefix = ".squeeze-tmp-"
 
@@ -13,16 +23,26 @@ public final class AtomicOutputFile: Sendable {
     public let finalPath: BytePath
     /// Where it is written meanwhile.
     public let temporaryPath: BytePath
-    private let descriptor: Mutex<Int32?>
+    /// The device the temporary lives on; one `syncFileSystem` per device covers a batch.
+    public let device: UInt64
+    private let state: Mutex<State>
 
-    /// Creates the temporary (O_EXCL, mode 0600 until commit) next to `finalPath`.
+    /// Creates the temporary (O_EXCL, mode 0600 until sealed) next to `finalPath`.
     public init(finalPath: BytePath) throws {
         self.finalPath = finalPath
         let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
         temporaryPath = finalPath.parent.appending(Array(name.utf8))
         let fd = temporaryPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard fd >= 0 else { throw FileSystemError.last("create", finalPath.display) }
-        descriptor = Mutex(fd)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = FileSystemError.last("stat", finalPath.display)
+            close(fd)
+            _ = temporaryPath.withCString { unlink($0) }
+            throw error
+        }
+        device = UInt64(info.st_dev)
+        state = Mutex(.open(fd))
     }
 
     deinit {
@@ -30,13 +50,13 @@ public final class AtomicOutputFile: Sendable {
     }
 
     private func fd(_ operation: String) throws -> Int32 {
-        guard let fd = descriptor.withLock({ $0 }) else {
+        guard case .open(let fd) = state.withLock({ $0 }) else {
             throw FileSystemError(operation: operation, path: finalPath.display, errno: EBADF)
         }
         return fd
     }
 
-    /// Appends `chunks` with as few `writev` calls as the kernel allows.
+    /// Appends `chunks`, retrying short writes.
     public func write(_ chunks: [[UInt8]]) throws {
         let fd = try fd("write")
         for chunk in chunks {
@@ -54,20 +74,30 @@ public final class AtomicOutputFile: Sendable {
         }
     }
 
-    /// Sets permissions and mtime like gzip, fsyncs, closes and renames into place. Without
-    /// `replace`, an output that appeared meanwhile is not overwritten.
-    public func commit(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64, replace: Bool) throws {
-        let fd = try fd("commit")
+    /// Sets permissions and mtime like gzip and closes the temporary; with `sync`, fsyncs it
+    /// first. A sealed file still has its temporary name until `publish`.
+    public func seal(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64, sync: Bool = false) throws {
+        let fd = try fd("seal")
         guard fchmod(fd, mode_t(permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod", finalPath.display) }
         var times = [
             timespec(tv_sec: time_t(modifiedSeconds), tv_nsec: Int(modifiedNanoseconds)),
             timespec(tv_sec: time_t(modifiedSeconds), tv_nsec: Int(modifiedNanoseconds)),
         ]
         guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", finalPath.display) }
-        guard fsync(fd) == 0 else { throw FileSystemError.last("fsync", finalPath.display) }
-        descriptor.withLock { $0 = nil }
+        if sync {
+            guard fsync(fd) == 0 else { throw FileSystemError.last("fsync", finalPath.display) }
+        }
+        state.withLock { $0 = .sealed }
         // From here the descriptor is gone, so failures must remove the temporary themselves.
         guard close(fd) == 0 else { throw removingTemporary(FileSystemError.last("close", finalPath.display)) }
+    }
+
+    /// Renames a sealed temporary into place; the caller has made its data durable. Without
+    /// `replace`, an output that appeared meanwhile is not overwritten.
+    public func publish(replace: Bool) throws {
+        guard case .sealed = state.withLock({ $0 }) else {
+            throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
+        }
         if !replace && Directories.exists(finalPath) {
             throw removingTemporary(FileSystemError(
                 operation: "rename", path: finalPath.display, errno: EEXIST,
@@ -75,17 +105,45 @@ public final class AtomicOutputFile: Sendable {
         }
         let renamed = temporaryPath.withCString { from in finalPath.withCString { to in rename(from, to) } }
         guard renamed == 0 else { throw removingTemporary(FileSystemError.last("rename", finalPath.display)) }
+        state.withLock { $0 = .finished }
+    }
+
+    /// Seals with fsync and publishes: one durable file on its own.
+    public func commit(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64, replace: Bool) throws {
+        try seal(permissions: permissions, modifiedSeconds: modifiedSeconds, modifiedNanoseconds: modifiedNanoseconds, sync: true)
+        try publish(replace: replace)
+    }
+
+    /// Writes out every dirty page and inode of the file system holding `path` (`syncfs`):
+    /// one call makes a whole batch of sealed temporaries durable, instead of an fsync each.
+    public static func syncFileSystem(containing path: BytePath) throws {
+        let folder = path.parent
+        let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileSystemError.last("open", folder.display) }
+        defer { close(fd) }
+        guard squeeze_syncfs(fd) == 0 else { throw FileSystemError.last("syncfs", folder.display) }
     }
 
     private func removingTemporary(_ error: FileSystemError) -> FileSystemError {
         _ = temporaryPath.withCString { unlink($0) }
+        state.withLock { $0 = .finished }
         return error
     }
 
-    /// Closes and removes the temporary if it was not committed; idempotent.
+    /// Removes the temporary (closing it first if open) unless it was published; idempotent.
     public func discard() {
-        guard let fd = descriptor.withLock({ value -> Int32? in defer { value = nil }; return value }) else { return }
-        close(fd)
-        _ = temporaryPath.withCString { unlink($0) }
+        let previous = state.withLock { value -> State in
+            defer { value = .finished }
+            return value
+        }
+        switch previous {
+        case .open(let fd):
+            close(fd)
+            _ = temporaryPath.withCString { unlink($0) }
+        case .sealed:
+            _ = temporaryPath.withCString { unlink($0) }
+        case .finished:
+            break
+        }
     }
 }

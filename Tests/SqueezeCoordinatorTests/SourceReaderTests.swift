@@ -73,4 +73,29 @@ struct SourceReaderTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.gz"])
     }
+
+    @Test("sealed outputs stay hidden until published after one syncfs; a sealed discard leaves nothing")
+    func sealedBatch() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outputs = try (0..<3).map { try AtomicOutputFile(finalPath: BytePath(folder + "/f\($0).gz")) }
+        for (index, output) in outputs.enumerated() {
+            try output.write([[UInt8(index)]])
+            try output.seal(permissions: 0o640, modifiedSeconds: 1_234, modifiedNanoseconds: 5)
+        }
+        #expect(Set(outputs.map(\.device)).count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { $0.hasPrefix(AtomicOutputFile.temporaryPrefix) })
+        try AtomicOutputFile.syncFileSystem(containing: outputs[0].finalPath)
+        try outputs[0].publish(replace: false)
+        try outputs[1].publish(replace: false)
+        outputs[2].discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["f0.gz", "f1.gz"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/f1.gz")
+        #expect(attributes[.posixPermissions] as? Int == 0o640)
+        #expect((attributes[.modificationDate] as? Date)?.timeIntervalSince1970.rounded() == 1_234)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/f1.gz")) == Data([1]))
+        // Publishing twice is refused; the published file stays.
+        #expect(throws: FileSystemError.self) { try outputs[1].publish(replace: true) }
+        #expect(FileManager.default.fileExists(atPath: folder + "/f1.gz"))
+    }
 }
