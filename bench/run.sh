@@ -51,31 +51,44 @@ mixed=$corpus_dir/mixed
 small=$corpus_dir/small
 cat_file=$corpus_dir/mixed.cat
 
-rm -rf "$work"
+# ext4 skips inodes freed in the last ~30 s when it allocates new ones (recently_deleted),
+# which makes file creation slow right after a big delete. So nothing is deleted while
+# measuring: every run writes to a folder of its own, removed at the end; and leftovers of an
+# earlier run are removed before the 30 s wait.
+if [[ -e $work ]]; then
+  rm -rf "$work"
+  sync
+  echo "bench: waiting 30 s after removing $work" >&2
+  sleep 30
+fi
 mkdir -p "$work"
 results=$work/results.tsv
 : > "$results"
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$work/out" "$work/copy"
+  rm -rf "$work"
 }
 trap cleanup EXIT
 
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 bytes_of() { du -sb "$1" | cut -f1; }
-# Bytes of the .gz files under $1 made after the copy marker (a copy's own .gz files are input).
+# Bytes of the .gz files under $1 made after the marker (a copy's own .gz files are input).
 gz_bytes() { find "$1" -type f -name '*.gz' -cnewer "$work/marker" -printf '%s\n' | awk '{s+=$1} END {print s+0}'; }
+slot=0
+# Sets $out to a fresh folder path for the next output.
+next_out() { slot=$((slot + 1)); out="$work/out-$slot"; }
 hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # record CASE CORPUS SECONDS OUTPUT_BYTES COORD_RSS_KIB WORKER_RSS_KIB
 record() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"; }
 
-# A fresh copy of a tree for the tools that write next to their input (untimed).
+# A fresh copy of a tree for the tools that write next to their input (untimed); sets $copy.
 fresh_copy() {
-  rm -rf "$work/copy"
-  cp -a "$1" "$work/copy"
+  next_out
+  copy=$out
+  cp -a "$1" "$copy"
   sync
   sleep 1
   touch "$work/marker"
@@ -101,7 +114,8 @@ timed() {
 # Only the job is timed (submit until its summary), as a user of a running cluster sees it.
 cluster() {
   local name=$1 corpus=$2 source=$3 level=$4
-  rm -rf "$work/out"; mkdir -p "$work/out"
+  local out
+  next_out
   "$bin" coordinator --listen tcp://127.0.0.1:0 --workers-listen tcp://127.0.0.1:0 \
     > "$work/coord.out" 2> "$work/coord.err" &
   local coord=$!; pids+=("$coord")
@@ -117,7 +131,8 @@ cluster() {
   done
   local start end
   start=$(now)
-  "$bin" submit "$source" -o "$work/out/result" --coordinator "$clients" --level "$level" > "$work/submit.out"
+  touch "$work/marker"
+  "$bin" submit "$source" -o "$out" --coordinator "$clients" --level "$level" > "$work/submit.out"
   end=$(now)
   local rss_coord rss_w
   rss_coord=$(hwm_kib "$coord")
@@ -125,7 +140,7 @@ cluster() {
   kill -TERM "$w1" "$w2" "$coord"
   wait "$w1" "$w2" "$coord" 2>/dev/null || true
   pids=()
-  record "$name" "$corpus" "$(elapsed "$start" "$end")" "$(gz_bytes "$work/out/result")" "$rss_coord" "$rss_w"
+  record "$name" "$corpus" "$(elapsed "$start" "$end")" "$(gz_bytes "$out")" "$rss_coord" "$rss_w"
 }
 
 # Warm the page cache so every contender reads from memory.
@@ -136,22 +151,22 @@ echo "bench: $runs run(s), interleaved" >&2
 for run in $(seq "$runs"); do
   echo "bench: run $run/$runs" >&2
   # --- mixed corpus ---
-  rm -rf "$work/out"; mkdir -p "$work/out"
-  timed "gzip -6 (one stream)" mixed "$work/out/mixed.gz" -- bash -c "gzip -6 -c '$cat_file' > '$work/out/mixed.gz'"
-  rm -rf "$work/out"; mkdir -p "$work/out"
-  timed "pigz -6 -p 2 (one stream)" mixed "$work/out/mixed.gz" -- bash -c "pigz -6 -p 2 -c '$cat_file' > '$work/out/mixed.gz'"
-  rm -rf "$work/out"
-  timed "squeeze compress" mixed "$work/out" -- "$bin" compress "$mixed" -o "$work/out" --level 6
+  next_out; mkdir -p "$out"
+  timed "gzip -6 (one stream)" mixed "$out/mixed.gz" -- bash -c "gzip -6 -c '$cat_file' > '$out/mixed.gz'"
+  next_out; mkdir -p "$out"
+  timed "pigz -6 -p 2 (one stream)" mixed "$out/mixed.gz" -- bash -c "pigz -6 -p 2 -c '$cat_file' > '$out/mixed.gz'"
+  next_out
+  timed "squeeze compress" mixed "$out" -- "$bin" compress "$mixed" -o "$out" --level 6
   cluster "squeeze cluster (coordinator + 2 workers, TCP)" mixed "$mixed" 6
   fresh_copy "$mixed"
-  timed "xargs -P 2 gzip -6 (per file)" mixed "$work/copy" -- bash -c "cd '$work/copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
+  timed "xargs -P 2 gzip -6 (per file)" mixed "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
   # --- small-file tree ---
   fresh_copy "$small"
-  timed "pigz -6 -p 2 -r (per file)" small "$work/copy" -- pigz -6 -p 2 -r -k -f "$work/copy"
+  timed "pigz -6 -p 2 -r (per file)" small "$copy" -- pigz -6 -p 2 -r -k -f "$copy"
   fresh_copy "$small"
-  timed "xargs -P 2 gzip -6 (per file)" small "$work/copy" -- bash -c "cd '$work/copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
-  rm -rf "$work/out"
-  timed "squeeze compress" small "$work/out" -- "$bin" compress "$small" -o "$work/out" --level 6
+  timed "xargs -P 2 gzip -6 (per file)" small "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
+  next_out
+  timed "squeeze compress" small "$out" -- "$bin" compress "$small" -o "$out" --level 6
   cluster "squeeze cluster (coordinator + 2 workers, TCP)" small "$small" 6
   # --- routing ceiling: level 0, so what is measured is the coordinator and the transport ---
   cluster "routing ceiling (cluster, --level 0)" mixed "$mixed" 0
