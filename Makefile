@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEB_PACKAGES := libzmq3-dev zlib1g-dev pkg-config gzip
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test bench bench-quick clean
+.PHONY: all deps build release test bench bench-quick compose-deps compose-image compose-up compose-down compose-test compose-measure clean
 
 all: build
 
@@ -27,6 +27,51 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
+
+# --- compose ------------------------------------------------------------------------------
+# docker compose where a Docker engine runs; otherwise podman + podman-compose (installed by
+# compose-deps), with the image packed from the host-built binary (no registry here).
+WORKERS ?= 3
+COMPOSE_FILE := compose/compose.yaml
+COMPOSE_VENV := .build/compose-venv
+HAVE_DOCKER := $(shell docker info >/dev/null 2>&1 && echo yes)
+ifeq ($(HAVE_DOCKER),yes)
+COMPOSE := docker compose
+else
+COMPOSE := $(COMPOSE_VENV)/bin/podman-compose --in-pod false
+endif
+
+compose-deps:
+ifneq ($(HAVE_DOCKER),yes)
+	bash compose/podman-setup.sh $(COMPOSE_VENV)
+endif
+
+compose-image: compose-deps release
+ifeq ($(HAVE_DOCKER),yes)
+	$(COMPOSE) -f $(COMPOSE_FILE) build
+else
+	bash compose/pack-image.sh "$$($(SWIFT) build -c release --show-bin-path)/squeeze" $${SQUEEZE_IMAGE:-squeeze:latest}
+endif
+
+# make compose-up WORKERS=8; data from SQUEEZE_DATA (default compose/data).
+compose-up: compose-image
+	mkdir -p $${SQUEEZE_DATA:-compose/data}
+	$(COMPOSE) -f $(COMPOSE_FILE) up -d --scale worker=$(WORKERS)
+
+compose-down:
+ifneq ($(HAVE_DOCKER),yes)
+	@ids=$$(podman ps -a -q --filter label=io.podman.compose.project=squeeze); \
+	if [ -n "$$ids" ]; then podman stop -t 15 $$ids >/dev/null; podman rm -f $$ids >/dev/null; fi
+endif
+	$(COMPOSE) -f $(COMPOSE_FILE) down -t 15
+
+# The compose test with the real compose file (see compose/test.sh).
+compose-test: compose-image
+	bash compose/test.sh
+
+# Times one job with 1, 3 and 5 worker containers.
+compose-measure: compose-image
+	bash compose/test.sh --measure
 
 # The benchmark harness against gzip, pigz and xargs-gzip; writes docs/benchmarks.md.
 bench: deps

@@ -17,6 +17,8 @@ public final class Worker: Sendable {
         var malformed = 0
         /// Stop compressing mid-item: the drain grace ran out or the worker was cancelled.
         var abandon = false
+        /// Welcomed by the coordinator in the current session.
+        var registered = false
         /// The coordinator's heartbeat rules, from `welcome`; the configuration's until then.
         var heartbeatInterval: Duration
         var liveness: Int
@@ -52,6 +54,16 @@ public final class Worker: Sendable {
 
     /// Runs until cancelled or drained, reconnecting with backoff when the coordinator is lost.
     public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            if let health = configuration.healthEndpoint {
+                group.addTask { await self.serveHealth(on: health) }
+            }
+            await connectLoop()
+            group.cancelAll()
+        }
+    }
+
+    private func connectLoop() async {
         var backoff = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
@@ -100,6 +112,7 @@ public final class Worker: Sendable {
             state.lastHeard = .now
             state.cancelledJobs.removeAll()
             state.abandon = false
+            state.registered = false
         }
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkAssignment.self)
@@ -158,6 +171,7 @@ public final class Worker: Sendable {
                 state.withLock { state in
                     state.heartbeatInterval = .milliseconds(max(10, welcome.heartbeatMilliseconds))
                     state.liveness = max(1, welcome.liveness)
+                    state.registered = true
                 }
                 logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
             case .heartbeat:
@@ -225,5 +239,50 @@ public final class Worker: Sendable {
             await Task.yield()
         }
         return nil
+    }
+
+    // MARK: - Health
+
+    /// Answers `statusRequest` on a local ROUTER (`--health`) with this worker's status while
+    /// it is registered and hearing from the coordinator, and with `error` otherwise; for
+    /// container health checks (`squeeze health`).
+    private func serveHealth(on address: String) async {
+        let endpoint: ZMQEndpoint
+        do {
+            endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+                name: "health", type: .router,
+                options: [.routerMandatory(true), .maxMessageSize(64 << 10), .sendHighWaterMark(1_000), .receiveHighWaterMark(1_000)],
+                bind: [address]))
+        } catch {
+            logger.error("cannot serve health checks: \(error)", metadata: ["health": "\(address)"])
+            return
+        }
+        for await event in endpoint.events {
+            guard case .message(let message) = event, message.frames.count >= 2 else { continue }
+            let peer = message.frames[0]
+            guard let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
+            let reply: WireMessage
+            switch envelope.message {
+            case .statusRequest: reply = healthReply()
+            case .heartbeat: reply = .heartbeat
+            default: continue
+            }
+            endpoint.send(ZMQMessage([peer] + WireCodec.encode(reply, correlation: envelope.correlation)))
+        }
+        await endpoint.shutdown()
+    }
+
+    private func healthReply() -> WireMessage {
+        let snapshot = state.withLock { $0 }
+        let silent = ContinuousClock.now - snapshot.lastHeard
+        guard snapshot.registered, silent <= snapshot.heartbeatInterval * snapshot.liveness else {
+            return .error(ErrorReply(message: "worker \(configuration.workerID) is not registered with the coordinator at \(configuration.coordinator)"))
+        }
+        let (whole, fraction) = silent.components
+        let worker = WorkerStatus(
+            workerID: configuration.workerID, host: configuration.host, slots: configuration.slots,
+            busy: snapshot.busy, megabytesPerSecond: 0,
+            lastHeartbeatSeconds: Double(whole) + Double(fraction) / 1e18, itemsDone: snapshot.itemsDone)
+        return .statusReply(ClusterStatus(workers: [worker], jobs: []))
     }
 }

@@ -16,6 +16,8 @@ public struct WorkerConfiguration: Sendable {
     public var liveness: Int
     /// How long a draining worker may finish the items it holds before it leaves anyway.
     public var drainGrace: Duration
+    /// Where to answer health checks (`squeeze health`), e.g. `tcp://127.0.0.1:5557`; nil for none.
+    public var healthEndpoint: String?
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(
@@ -24,7 +26,8 @@ public struct WorkerConfiguration: Sendable {
         workerID: String? = nil,
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
-        drainGrace: Duration = .seconds(5)
+        drainGrace: Duration = .seconds(5),
+        healthEndpoint: String? = nil
     ) {
         self.coordinator = coordinator
         self.slots = max(1, slots)
@@ -34,5 +37,6 @@ public struct WorkerConfiguration: Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.liveness = max(1, liveness)
         self.drainGrace = drainGrace
+        self.healthEndpoint = healthEndpoint
     }
 }

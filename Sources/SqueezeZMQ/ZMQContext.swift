@@ -1,4 +1,6 @@
 import CZeroMQ
+import Dispatch
+import Foundation
 import Synchronization
 
 /// Owns one libzmq context. `close()` must come after every socket made from it has been closed.
@@ -35,6 +37,28 @@ public final class ZMQContext: @unchecked Sendable {
         }
         guard first else { return }
         while zmq_ctx_term(raw) != 0 && zmq_errno() == EINTR {}
+    }
+
+    /// Terminates the context on a thread of its own and waits at most `timeout` for it.
+    /// zmq_ctx_term blocks until every socket's linger has run out and libzmq's I/O thread
+    /// answers, which can take long when that thread is stuck resolving the name of a peer
+    /// that has gone; a process on its way out should not wait for that. Returns whether the
+    /// context finished terminating in time.
+    public func terminate(timeout: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = OnceFlag()
+            let thread = Thread {
+                self.close()
+                if once.claim() { continuation.resume(returning: true) }
+            }
+            thread.name = "zmq-terminate"
+            thread.start()
+            let (seconds, attoseconds) = timeout.components
+            let delay = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+                if once.claim() { continuation.resume(returning: false) }
+            }
+        }
     }
 
     deinit {

@@ -43,69 +43,69 @@ struct CompressCommand: AsyncParsableCommand {
 
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .warning)
-        let context = try ZMQContext()
-        defer { context.close() }
-        var settings = CoordinatorConfiguration()
-        if let blockSize { settings.blockSize = blockSize.bytes }
-        let coordinator = Coordinator(configuration: settings, context: context)
-        let address = "inproc://squeeze-workers"
-        let request = JobRequest(source: source, destination: destination, level: level, force: force)
-        let mode = OutputMode.choose(json: json)
-        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
-        let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
-        let trap = SignalTrap { signalSink.yield($0) }
-        defer { withExtendedLifetime(trap) {} }
+        try await ZMQRuntime.run { context in
+            var settings = CoordinatorConfiguration()
+            if let blockSize { settings.blockSize = blockSize.bytes }
+            let coordinator = Coordinator(configuration: settings, context: context)
+            let address = "inproc://squeeze-workers"
+            let request = JobRequest(source: source, destination: destination, level: level, force: force)
+            let mode = OutputMode.choose(json: json)
+            let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+            let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
+            let trap = SignalTrap { signalSink.yield($0) }
+            defer { withExtendedLifetime(trap) {} }
 
-        let outcome: Result<JobSummary?, any Error> = await withTaskGroup(of: Result<JobSummary?, any Error>?.self) { group in
-            group.addTask {
-                do {
-                    try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() }
-                    return nil
-                } catch {
-                    readySink.finish()
-                    return .failure(error)
-                }
-            }
-            for _ in 0..<workers {
+            let outcome: Result<JobSummary?, any Error> = await withTaskGroup(of: Result<JobSummary?, any Error>?.self) { group in
                 group.addTask {
-                    await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run()
+                    do {
+                        try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() }
+                        return nil
+                    } catch {
+                        readySink.finish()
+                        return .failure(error)
+                    }
+                }
+                for _ in 0..<workers {
+                    group.addTask {
+                        await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run()
+                        return nil
+                    }
+                }
+                group.addTask {
+                    for await _ in signals {
+                        await coordinator.cancelAll(reason: "interrupted")
+                        break
+                    }
                     return nil
                 }
-            }
-            group.addTask {
-                for await _ in signals {
-                    await coordinator.cancelAll(reason: "interrupted")
-                    break
+                group.addTask {
+                    for await _ in ready {}
+                    do {
+                        let (_, events) = try await coordinator.submit(request)
+                        var renderer = ProgressRenderer(mode: mode)
+                        return .success(await renderer.follow(events))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
-                return nil
-            }
-            group.addTask {
-                for await _ in ready {}
-                do {
-                    let (_, events) = try await coordinator.submit(request)
-                    var renderer = ProgressRenderer(mode: mode)
-                    return .success(await renderer.follow(events))
-                } catch {
-                    return .failure(error)
+                var outcome: Result<JobSummary?, any Error> = .success(nil)
+                for await result in group {
+                    if let result {
+                        outcome = result
+                        break
+                    }
                 }
+                signalSink.finish()
+                group.cancelAll()
+                return outcome
             }
-            var outcome: Result<JobSummary?, any Error> = .success(nil)
-            for await result in group {
-                if let result {
-                    outcome = result
-                    break
-                }
+            switch outcome {
+            case .success(let summary):
+                throw ExitStatus.code(for: summary)
+            case .failure(let error):
+                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+                throw ExitCode(1)
             }
-            signalSink.finish()
-            group.cancelAll()
-            return outcome
-        }
-        switch outcome {
-        case .success(let summary):
-            throw ExitStatus.code(for: summary)
-        case .failure(let error):
-            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-            throw ExitCode(1)
         }
     }
 }

@@ -48,23 +48,23 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.liveness = liveness
         settings.ioThreads = ioThreads
         settings.root = root
-        let context = try ZMQContext()
-        defer { context.close() }
-        let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
-        let service = CoordinatorService(
-            coordinator: coordinator, workerEndpoints: [workersListen], clientEndpoints: [listen]
-        ) { bound in
-            // One stable line on stdout, so scripts (and tests binding port *) learn the ports.
-            let line = "squeeze coordinator: listening clients=\(bound.clients.joined(separator: ",")) workers=\(bound.workers.joined(separator: ","))\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
-            logger.info("listening", metadata: ["clients": "\(bound.clients)", "workers": "\(bound.workers)", "root": "\(root ?? "-")"])
+        try await ZMQRuntime.run { context in
+            let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
+            let service = CoordinatorService(
+                coordinator: coordinator, workerEndpoints: [workersListen], clientEndpoints: [listen]
+            ) { bound in
+                // One stable line on stdout, so scripts (and tests binding port *) learn the ports.
+                let line = "squeeze coordinator: listening clients=\(bound.clients.joined(separator: ",")) workers=\(bound.workers.joined(separator: ","))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+                logger.info("listening", metadata: ["clients": "\(bound.clients)", "workers": "\(bound.workers)", "root": "\(root ?? "-")"])
+            }
+            do {
+                try await ServiceRunner.run(service, grace: .seconds(10), logger: logger)
+            } catch {
+                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            logger.info("stopped")
         }
-        do {
-            try await ServiceRunner.run(service, grace: .seconds(10), logger: logger)
-        } catch {
-            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        logger.info("stopped")
     }
 }

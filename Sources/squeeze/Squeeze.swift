@@ -6,6 +6,7 @@ struct Squeeze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "squeeze",
         abstract: "Compress big folders fast into standard gzip, on one machine or a cluster.",
-        subcommands: [CompressCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, StatusCommand.self]
+        version: "0.3.0",
+        subcommands: [CompressCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, StatusCommand.self, HealthCommand.self]
     )
 }

@@ -12,30 +12,30 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: "Exit status 1 when the coordinator does not answer within a few seconds, so it also serves as a health check."
     )
 
-    @Option(help: "The coordinator's client endpoint.")
-    var coordinator = "tcp://127.0.0.1:5555"
+    @Option(help: "The coordinator's client endpoint (or $SQUEEZE_COORDINATOR).")
+    var coordinator = ProcessInfo.processInfo.environment["SQUEEZE_COORDINATOR"] ?? "tcp://127.0.0.1:5555"
 
     @Flag(help: "Print the status as one JSON object.")
     var json = false
 
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .warning)
-        let context = try ZMQContext()
-        defer { context.close() }
-        let client = try await ClusterClient.connect(to: coordinator, context: context)
-        let result: Result<ClusterStatus, any Error>
-        do {
-            result = .success(try await client.withLiveness { try await client.status() })
-        } catch {
-            result = .failure(error)
-        }
-        await client.close()
-        switch result {
-        case .success(let status):
-            FileHandle.standardOutput.write(Data(render(status).utf8))
-        case .failure(let error):
-            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-            throw ExitCode(1)
+        try await ZMQRuntime.run { context in
+            let client = try await ClusterClient.connect(to: coordinator, context: context)
+            let result: Result<ClusterStatus, any Error>
+            do {
+                result = .success(try await client.withLiveness { try await client.status() })
+            } catch {
+                result = .failure(error)
+            }
+            await client.close()
+            switch result {
+            case .success(let status):
+                FileHandle.standardOutput.write(Data(render(status).utf8))
+            case .failure(let error):
+                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
         }
     }
 

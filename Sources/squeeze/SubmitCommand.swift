@@ -24,8 +24,8 @@ struct SubmitCommand: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
     var destination: String?
 
-    @Option(help: "The coordinator's client endpoint.")
-    var coordinator = "tcp://127.0.0.1:5555"
+    @Option(help: "The coordinator's client endpoint (or $SQUEEZE_COORDINATOR).")
+    var coordinator = ProcessInfo.processInfo.environment["SQUEEZE_COORDINATOR"] ?? "tcp://127.0.0.1:5555"
 
     @Option(help: "Compression level 0-9.")
     var level = 6
@@ -48,46 +48,46 @@ struct SubmitCommand: AsyncParsableCommand {
 
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .warning)
-        let context = try ZMQContext()
-        defer { context.close() }
-        let client = try await ClusterClient.connect(to: coordinator, context: context)
-        let request = JobRequest(
-            source: source, destination: destination, level: level, force: force,
-            blockSize: blockSize?.bytes, detached: detach ? true : nil)
-        let mode = OutputMode.choose(json: json)
-        let jobID = Mutex<UInt64?>(nil)
-        let interrupts = Atomic<Int>(0)
-        // First Ctrl-C: cancel on the cluster and wait for the job's `finished`. Second: leave now.
-        let trap = SignalTrap { _ in
-            if interrupts.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(130) }
-            if let id = jobID.withLock({ $0 }) { client.cancel(job: id) }
-        }
-        defer { withExtendedLifetime(trap) {} }
-
-        let outcome: Result<JobSummary?, any Error>
-        do {
-            let accepted = try await client.withLiveness { try await client.submit(request) }
-            jobID.withLock { $0 = accepted.jobID }
-            if interrupts.load(ordering: .relaxed) > 0 { client.cancel(job: accepted.jobID) }
-            if detach {
-                printDetached(accepted, mode: mode)
-                await client.close()
-                return
+        try await ZMQRuntime.run { context in
+            let client = try await ClusterClient.connect(to: coordinator, context: context)
+            let request = JobRequest(
+                source: source, destination: destination, level: level, force: force,
+                blockSize: blockSize?.bytes, detached: detach ? true : nil)
+            let mode = OutputMode.choose(json: json)
+            let jobID = Mutex<UInt64?>(nil)
+            let interrupts = Atomic<Int>(0)
+            // First Ctrl-C: cancel on the cluster and wait for the job's `finished`. Second: leave now.
+            let trap = SignalTrap { _ in
+                if interrupts.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(130) }
+                if let id = jobID.withLock({ $0 }) { client.cancel(job: id) }
             }
-            outcome = .success(try await client.withLiveness {
-                var renderer = ProgressRenderer(mode: mode)
-                return await renderer.follow(client.jobEvents())
-            })
-        } catch {
-            outcome = .failure(error)
-        }
-        await client.close()
-        switch outcome {
-        case .success(let summary):
-            throw ExitStatus.code(for: summary)
-        case .failure(let error):
-            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-            throw ExitCode(1)
+            defer { withExtendedLifetime(trap) {} }
+
+            let outcome: Result<JobSummary?, any Error>
+            do {
+                let accepted = try await client.withLiveness { try await client.submit(request) }
+                jobID.withLock { $0 = accepted.jobID }
+                if interrupts.load(ordering: .relaxed) > 0 { client.cancel(job: accepted.jobID) }
+                if detach {
+                    printDetached(accepted, mode: mode)
+                    await client.close()
+                    return
+                }
+                outcome = .success(try await client.withLiveness {
+                    var renderer = ProgressRenderer(mode: mode)
+                    return await renderer.follow(client.jobEvents())
+                })
+            } catch {
+                outcome = .failure(error)
+            }
+            await client.close()
+            switch outcome {
+            case .success(let summary):
+                throw ExitStatus.code(for: summary)
+            case .failure(let error):
+                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
         }
     }
 

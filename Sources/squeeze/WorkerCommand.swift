@@ -24,6 +24,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "How long a draining worker may finish what it holds, e.g. 5s.")
     var drainGrace: Interval?
 
+    @Option(help: "Answer health checks (squeeze health) here, e.g. tcp://127.0.0.1:5557.")
+    var health: String?
+
     func validate() throws {
         guard slots >= 1 else { throw ValidationError("--slots must be at least 1") }
     }
@@ -31,13 +34,14 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "squeeze.worker")
-        let context = try ZMQContext()
-        defer { context.close() }
-        var settings = WorkerConfiguration(coordinator: coordinator, slots: slots, workerID: id)
-        if let drainGrace { settings.drainGrace = drainGrace.duration }
-        let worker = Worker(configuration: settings, context: context, logger: logger)
-        logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
-        try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)
-        logger.info("stopped", metadata: ["worker": "\(settings.workerID)", "items": "\(worker.itemsDone)"])
+        try await ZMQRuntime.run { context in
+            var settings = WorkerConfiguration(coordinator: coordinator, slots: slots, workerID: id)
+            if let drainGrace { settings.drainGrace = drainGrace.duration }
+            settings.healthEndpoint = health
+            let worker = Worker(configuration: settings, context: context, logger: logger)
+            logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
+            try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)
+            logger.info("stopped", metadata: ["worker": "\(settings.workerID)", "items": "\(worker.itemsDone)"])
+        }
     }
 }

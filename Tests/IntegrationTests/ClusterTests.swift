@@ -209,6 +209,31 @@ struct ClusterTests {
         #expect(status.jobs.isEmpty)
     }
 
+    @Test("squeeze health: healthy coordinator and registered worker; unhealthy once the coordinator is gone")
+    func health() throws {
+        let tree = try TestTree()
+        try FileManager.default.createDirectory(atPath: tree.path("data"), withIntermediateDirectories: true)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
+        let healthEndpoint = "tcp://127.0.0.1:\(FreePort.next())"
+        let worker = try BackgroundProcess(
+            "worker-health", arguments: ["worker", "--coordinator", cluster.workerEndpoint, "--health", healthEndpoint], in: tree.root)
+        #expect(cluster.waitForWorkers(1))
+        let coordinator = try SqueezeBinary.run(["health", "--endpoint", cluster.clientEndpoint], timeout: 30)
+        #expect(coordinator.status == 0, "\(coordinator.stderr)")
+        let registered = Poll.until(timeout: 10, every: 0.2) {
+            (try? SqueezeBinary.run(["health", "--endpoint", healthEndpoint], timeout: 30).status) == 0
+        }
+        #expect(registered, "\(worker.stderr)")
+        cluster.coordinator.signal(SIGKILL)
+        let unhealthy = Poll.until(timeout: 20, every: 0.5) {
+            guard let outcome = try? SqueezeBinary.run(["health", "--endpoint", healthEndpoint], timeout: 30) else { return false }
+            return outcome.status == 1 && outcome.stderr.contains("not registered")
+        }
+        #expect(unhealthy)
+        #expect(worker.isRunning)
+        #expect(try SqueezeBinary.run(["health", "--endpoint", cluster.clientEndpoint], timeout: 30).status == 1)
+    }
+
     @Test("an unreachable coordinator is a clear error within seconds, not a hang")
     func unreachable() throws {
         let started = Date()
