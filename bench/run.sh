@@ -80,9 +80,11 @@ slot=0
 # Sets $out to a fresh folder path for the next output.
 next_out() { slot=$((slot + 1)); out="$work/out-$slot"; }
 hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+# CPU seconds (user + system) a process has used so far.
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"; }
 
-# record CASE CORPUS SECONDS OUTPUT_BYTES COORD_RSS_KIB WORKER_RSS_KIB
-record() { printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$results"; }
+# record CASE CORPUS SECONDS OUTPUT_BYTES COORD_RSS_KIB WORKER_RSS_KIB [COORD_CPU_SECONDS]
+record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:--}" >> "$results"; }
 
 # A fresh copy of a tree for the tools that write next to their input (untimed); sets $copy.
 fresh_copy() {
@@ -134,15 +136,18 @@ cluster() {
   local start end
   start=$(now)
   touch "$work/marker"
+  local cpu_before cpu_after
+  cpu_before=$(cpu_seconds "$coord")
   "$bin" submit "$source" -o "$out" --coordinator "$clients" --level "$level" > "$work/submit.out"
   end=$(now)
+  cpu_after=$(cpu_seconds "$coord")
   local rss_coord rss_w
   rss_coord=$(hwm_kib "$coord")
   rss_w=$(( $(hwm_kib "$w1") > $(hwm_kib "$w2") ? $(hwm_kib "$w1") : $(hwm_kib "$w2") ))
   kill -TERM "$w1" "$w2" "$coord"
   wait "$w1" "$w2" "$coord" 2>/dev/null || true
   pids=()
-  record "$name" "$corpus" "$(elapsed "$start" "$end")" "$(gz_bytes "$out")" "$rss_coord" "$rss_w"
+  record "$name" "$corpus" "$(elapsed "$start" "$end")" "$(gz_bytes "$out")" "$rss_coord" "$rss_w" "$(elapsed "$cpu_before" "$cpu_after")"
   [[ -n $out_root ]] && rm -rf "$out"
   return 0
 }
@@ -198,8 +203,9 @@ import sys, statistics, collections
 path, mixed_bytes, small_bytes, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rows = collections.OrderedDict()
 for line in open(path):
-    name, corpus, seconds, size, rss_c, rss_w = line.rstrip("\n").split("\t")
-    row = rows.setdefault((corpus, name), {"t": [], "size": int(size), "rss_c": [], "rss_w": []})
+    name, corpus, seconds, size, rss_c, rss_w, cpu_c = line.rstrip("\n").split("\t")
+    row = rows.setdefault((corpus, name), {"t": [], "size": int(size), "rss_c": [], "rss_w": [], "cpu_c": []})
+    if cpu_c != "-": row["cpu_c"].append(float(cpu_c))
     row["t"].append(float(seconds))
     if rss_c != "-": row["rss_c"].append(int(rss_c))
     if rss_w != "-": row["rss_w"].append(int(rss_w))
@@ -242,8 +248,11 @@ if ceiling:
     level6 = rows.get(("mixed", "squeeze cluster (coordinator + 2 workers, TCP)"))
     per_core = mixed_bytes / statistics.median(level6["t"]) / 2 / 1e9 if level6 else None
     out.append("")
-    out.append(f"Routing ceiling: {gbs:.2f} GB/s through the coordinator at level 0, outputs written to memory (the coordinator, both workers and the client share this machine's cores)."
-               + (f" A level-6 worker core compresses about {per_core * 1000:.0f} MB/s here, so one coordinator could feed about {gbs / per_core:.0f} such cores." if per_core else ""))
+    cpu = statistics.median(rows[("mixed", "routing ceiling (cluster, --level 0)")]["cpu_c"] or [0])
+    per_coordinator_core = mixed_bytes / cpu / 1e9 if cpu else None
+    out.append(f"Routing ceiling: {gbs:.2f} GB/s end to end through the coordinator at level 0, outputs written to memory; the coordinator, both workers and the client share this machine's two cores."
+               + (f" The coordinator itself used {cpu:.2f} CPU-seconds for the {mixed_bytes / 1e6:.0f} MB, that is {per_coordinator_core:.2f} GB/s per coordinator core when the workers run elsewhere." if per_coordinator_core else "")
+               + (f" A level-6 worker core compresses about {per_core * 1000:.0f} MB/s here, so one coordinator core can feed about {(per_coordinator_core or gbs) / per_core:.0f} such cores." if per_core else ""))
 print("\n".join(out))
 PY
 )
