@@ -135,6 +135,26 @@ public final class ClusterClient: Sendable {
         }
     }
 
+    /// Connects to `address`, asks for the status within the liveness deadline and closes.
+    public static func fetchStatus(
+        from address: String, context: ZMQContext, liveness: Int = 3
+    ) async -> Result<ClusterStatus, any Error> {
+        let client: ClusterClient
+        do {
+            client = try await connect(to: address, context: context, liveness: liveness)
+        } catch {
+            return .failure(error)
+        }
+        let result: Result<ClusterStatus, any Error>
+        do {
+            result = .success(try await client.withLiveness { try await client.status() })
+        } catch {
+            result = .failure(error)
+        }
+        await client.close()
+        return result
+    }
+
     /// Closes the connection.
     public func close() async {
         await endpoint.shutdown()

@@ -22,16 +22,7 @@ struct HealthCommand: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .error)
         try await ZMQRuntime.run { context in
-            let client = try await ClusterClient.connect(
-                to: endpoint, context: context, heartbeatInterval: .seconds(1), liveness: max(1, timeout))
-            let result: Result<ClusterStatus, any Error>
-            do {
-                result = .success(try await client.withLiveness { try await client.status() })
-            } catch {
-                result = .failure(error)
-            }
-            await client.close()
-            switch result {
+            switch await ClusterClient.fetchStatus(from: endpoint, context: context, liveness: max(1, timeout)) {
             case .success(let status):
                 let running = status.jobs.filter { $0.state == .running }.count
                 let line = "ok: \(endpoint) is serving (\(status.workers.count) worker(s) registered, \(running) job(s) running)"

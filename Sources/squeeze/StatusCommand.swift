@@ -21,15 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .warning)
         try await ZMQRuntime.run { context in
-            let client = try await ClusterClient.connect(to: coordinator, context: context)
-            let result: Result<ClusterStatus, any Error>
-            do {
-                result = .success(try await client.withLiveness { try await client.status() })
-            } catch {
-                result = .failure(error)
-            }
-            await client.close()
-            switch result {
+            switch await ClusterClient.fetchStatus(from: coordinator, context: context) {
             case .success(let status):
                 FileHandle.standardOutput.write(Data(render(status).utf8))
             case .failure(let error):
