@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "SqueezeWorker",
             dependencies: [
-                "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
+                "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

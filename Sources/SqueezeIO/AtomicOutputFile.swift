@@ -98,12 +98,22 @@ public final class AtomicOutputFile: Sendable {
         guard case .sealed = state.withLock({ $0 }) else {
             throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
         }
-        if !replace && Directories.exists(finalPath) {
+        var renamed = temporaryPath.withCString { from in
+            finalPath.withCString { to in replace ? rename(from, to) : squeeze_rename_noreplace(from, to) }
+        }
+        if renamed != 0 && !replace && errno == EINVAL {
+            // A file system without RENAME_NOREPLACE: check, then rename (not atomic, but rare).
+            if Directories.exists(finalPath) {
+                errno = EEXIST
+            } else {
+                renamed = temporaryPath.withCString { from in finalPath.withCString { to in rename(from, to) } }
+            }
+        }
+        if renamed != 0 && errno == EEXIST && !replace {
             throw removingTemporary(FileSystemError(
                 operation: "rename", path: finalPath.display, errno: EEXIST,
                 detail: "output already exists (use --force to replace it)"))
         }
-        let renamed = temporaryPath.withCString { from in finalPath.withCString { to in rename(from, to) } }
         guard renamed == 0 else { throw removingTemporary(FileSystemError.last("rename", finalPath.display)) }
         state.withLock { $0 = .finished }
     }

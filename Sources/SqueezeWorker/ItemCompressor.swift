@@ -7,7 +7,7 @@ struct ItemCompressor {
     private var compressors: [Int: BlockCompressor] = [:]
 
     /// Compresses every block of `item`, checking `shouldStop` between blocks.
-    mutating func compress(_ item: WorkAssignment, shouldStop: () -> Bool) throws -> WorkResult? {
+    mutating func compress(_ item: WorkAssignment, shouldStop: @Sendable () -> Bool) throws -> WorkResult? {
         let compressor: BlockCompressor
         if let existing = compressors[item.level] {
             compressor = existing

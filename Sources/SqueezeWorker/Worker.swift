@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import SqueezeIO
 import SqueezeProtocol
 import SqueezeZMQ
 import Synchronization
@@ -29,15 +30,24 @@ public final class Worker: Sendable {
     private let context: ZMQContext
     private let logger: Logger
     private let state: Mutex<State>
+    /// Threads the worker owns for zlib, one per slot. Compression runs there rather than on
+    /// the cooperative pool, so a busy slot never holds up the coordinator's tasks in the same
+    /// process (embedded mode) or this worker's own receiver and heartbeat.
+    private let compressionPool: BlockingIOPool
 
     /// A worker using `context` for its socket.
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
         self.configuration = configuration
         self.context = context
         state = Mutex(State(heartbeatInterval: configuration.heartbeatInterval, liveness: configuration.liveness))
+        compressionPool = BlockingIOPool(threads: configuration.slots, name: "squeeze-zlib")
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.workerID)"
         self.logger = logger
+    }
+
+    deinit {
+        compressionPool.shutdown()
     }
 
     /// Items finished since start.
@@ -214,7 +224,7 @@ public final class Worker: Sendable {
     }
 
     private func compress(from queue: AsyncStream<WorkAssignment>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        var compressor = ItemCompressor()
+        let compressor = SlotCompressor()
         for await item in queue {
             let skip = state.withLock { state in
                 if state.draining || state.cancelledJobs.contains(item.jobID) { return true }
@@ -225,8 +235,10 @@ public final class Worker: Sendable {
             defer { state.withLock { $0.busy -= 1 } }
             do {
                 let job = item.jobID
-                let result = try compressor.compress(item) {
-                    state.withLock { $0.abandon || $0.cancelledJobs.contains(job) }
+                let result = try await compressionPool.run {
+                    try compressor.compress(item) {
+                        self.state.withLock { $0.abandon || $0.cancelledJobs.contains(job) }
+                    }
                 }
                 guard let result else { continue }
                 endpoint.send(ZMQMessage(WireCodec.encode(.result(result))))
@@ -236,7 +248,6 @@ public final class Worker: Sendable {
                 endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
                     jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
             }
-            await Task.yield()
         }
         return nil
     }
