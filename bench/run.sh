@@ -123,7 +123,12 @@ cluster() {
   "$bin" coordinator --listen tcp://127.0.0.1:0 --workers-listen tcp://127.0.0.1:0 \
     > "$work/coord.out" 2> "$work/coord.err" &
   local coord=$!; pids+=("$coord")
-  for _ in $(seq 100); do grep -q listening "$work/coord.out" && break; sleep 0.05; done
+  for _ in $(seq 400); do grep -q listening "$work/coord.out" && break; sleep 0.05; done
+  if ! grep -q listening "$work/coord.out"; then
+    echo "bench: the coordinator did not start:" >&2
+    cat "$work/coord.err" >&2
+    exit 1
+  fi
   local clients workers
   clients=$(grep -o 'clients=[^ ]*' "$work/coord.out" | cut -d= -f2)
   workers=$(grep -o 'workers=[^ ]*' "$work/coord.out" | cut -d= -f2)
@@ -138,7 +143,11 @@ cluster() {
   touch "$work/marker"
   local cpu_before cpu_after
   cpu_before=$(cpu_seconds "$coord")
-  "$bin" submit "$source" -o "$out" --coordinator "$clients" --level "$level" > "$work/submit.out"
+  if ! "$bin" submit "$source" -o "$out" --coordinator "$clients" --level "$level" > "$work/submit.out" 2> "$work/submit.err"; then
+    echo "bench: squeeze submit failed:" >&2
+    tail -5 "$work/submit.err" "$work/coord.err" >&2
+    exit 1
+  fi
   end=$(now)
   cpu_after=$(cpu_seconds "$coord")
   local rss_coord rss_w
