@@ -422,13 +422,19 @@ public actor Coordinator {
             lateResults += 1  // a late duplicate: the first result won
             return
         }
-        let item = job.items[itemIndex]
-        guard result.blocks.count == item.blocks.count else {
-            countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(item.blocks.count)"), from: peer)
-            requeueItem(ItemKey(job: result.jobID, item: result.itemID))
+        let key = ItemKey(job: result.jobID, item: result.itemID)
+        let expected = job.sentBlocks[result.itemID] ?? job.items[itemIndex].blocks
+        guard result.blocks.count == expected.count else {
+            if workers.values.contains(where: { $0.inFlight.contains(key) }) {
+                // An older dispatch, before one of its files failed; the newer one is out.
+                lateResults += 1
+            } else {
+                countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(expected.count)"), from: peer)
+                requeueItem(key)
+            }
             return
         }
-        for (ref, block) in zip(item.blocks, result.blocks) {
+        for (ref, block) in zip(expected, result.blocks) {
             let range = job.files[ref.file].layout.range(of: ref.index)
             if UInt64(block.rawLength) != range.upperBound - range.lowerBound {
                 countMalformed(ProtocolError.malformed("block length \(block.rawLength) does not match the plan"), from: peer)
@@ -439,7 +445,7 @@ public actor Coordinator {
         job.markDone(result.itemID)
         job.dirty = true
         jobs[result.jobID] = job
-        for (ref, block) in zip(item.blocks, result.blocks) where job.fileStates[ref.file] == .pending {
+        for (ref, block) in zip(expected, result.blocks) where job.fileStates[ref.file] == .pending {
             let file = job.files[ref.file]
             let spec = OutputSpec(
                 key: FileKey(job: job.id, file: ref.file), outputPath: file.outputPath,
@@ -578,6 +584,7 @@ public actor Coordinator {
             job.markDone(itemID)
             return nil
         }
+        job.sentBlocks[itemID] = blocks.map(\.ref)
         return Dispatch(routingID: peer, job: id, item: itemID, level: job.request.level, blocks: blocks)
     }
 

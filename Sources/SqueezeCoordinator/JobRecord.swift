@@ -29,6 +29,9 @@ struct JobRecord {
     var pending: Deque<UInt64>
     /// Items to send again (their worker died); sent before `pending`.
     var retry = Deque<UInt64>()
+    /// The blocks the latest dispatch of an item carried: files that failed before it was
+    /// read are left out, and its result must match this list, not the plan.
+    var sentBlocks: [UInt64: [BlockRef]] = [:]
     var itemDone: [Bool]
     var itemsDone = 0
     /// Lowest item id not yet done.
@@ -85,6 +88,7 @@ struct JobRecord {
     mutating func markDone(_ item: UInt64) {
         guard !itemDone[Int(item)] else { return }
         itemDone[Int(item)] = true
+        sentBlocks.removeValue(forKey: item)
         itemsDone += 1
         while lowWater < UInt64(itemDone.count) && itemDone[Int(lowWater)] { lowWater += 1 }
     }

@@ -142,6 +142,31 @@ struct ClusterTests {
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 6)
     }
 
+    @Test("a file that changes between the scan and the read fails alone; the rest of its bundle is written")
+    func fileChangedInBundle() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 5)
+        for name in ["a", "b", "c"] { try tree.write("data/src/\(name).txt", data.text(20_000)) }
+        // No workers yet: the job is scanned and planned (one bundle) but nothing is read.
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
+        let submitted = try cluster.submitAndWait(["src", "--detach"], timeout: 30)
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        try tree.write("data/src/b.txt", data.text(30_000))
+        try cluster.addWorker()
+        let done = Poll.until(timeout: 30, every: 0.2) {
+            guard let job = try? cluster.status().jobs.first else { return false }
+            return job.state == .completed && job.filesDone == 3
+        }
+        #expect(done, "\(cluster.coordinator.stderr)")
+        let output = tree.path("data/src.squeezed")
+        #expect(FileManager.default.fileExists(atPath: output + "/a.txt.gz"))
+        #expect(FileManager.default.fileExists(atPath: output + "/c.txt.gz"))
+        #expect(!FileManager.default.fileExists(atPath: output + "/b.txt.gz"))
+        let check = try ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -dc \(output)/a.txt.gz | cmp - \(tree.path("data/src/a.txt")) && gzip -dc \(output)/c.txt.gz | cmp - \(tree.path("data/src/c.txt"))"])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(try cluster.status().malformedMessages == 0)
+    }
+
     @Test("workers come back by themselves when the coordinator restarts")
     func coordinatorRestart() throws {
         let tree = try TestTree()
