@@ -20,6 +20,8 @@ public final class Worker: Sendable {
         var abandon = false
         /// Welcomed by the coordinator in the current session.
         var registered = false
+        /// The session is ending: items not yet started are left (the coordinator requeues them).
+        var sessionEnding = false
         /// The coordinator's heartbeat rules, from `welcome`; the configuration's until then.
         var heartbeatInterval: Duration
         var liveness: Int
@@ -123,6 +125,7 @@ public final class Worker: Sendable {
             state.cancelledJobs.removeAll()
             state.abandon = false
             state.registered = false
+            state.sessionEnding = false
         }
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkAssignment.self)
@@ -141,7 +144,10 @@ public final class Worker: Sendable {
             }
             // A slot mid-item finishes it and sends the result (the coordinator keeps the first
             // result and drops duplicates), unless the worker itself is being cancelled.
-            if Task.isCancelled { state.withLock { $0.abandon = true } }
+            state.withLock { state in
+                state.sessionEnding = true
+                if Task.isCancelled { state.abandon = true }
+            }
             queueSink.finish()
             group.cancelAll()
             return end
@@ -227,7 +233,7 @@ public final class Worker: Sendable {
         let compressor = SlotCompressor()
         for await item in queue {
             let skip = state.withLock { state in
-                if state.draining || state.cancelledJobs.contains(item.jobID) { return true }
+                if state.draining || state.sessionEnding || state.cancelledJobs.contains(item.jobID) { return true }
                 state.busy += 1
                 return false
             }
