@@ -34,8 +34,9 @@ struct OutputWriter {
         var finished: Bool
     }
 
-    /// Sealed files that trigger a flush without waiting for the ticker.
-    static let batchFiles = 256
+    /// Sealed files that trigger a flush without waiting for the ticker. Each keeps its
+    /// descriptor until published, so this also bounds open files (per writer partition).
+    static let batchFiles = 64
 
     private var open: [FileKey: OpenOutput] = [:]
     private var sealed: [SealedOutput] = []
@@ -138,18 +139,39 @@ struct OutputWriter {
                     syncErrors[device] = (error as? FileSystemError)?.reason ?? "\(error)"
                 }
             }
-            return batch.map { output in
+            var published: [SealedOutput] = []
+            var outcomes: [Result<Progress, WriteFailure>] = []
+            for output in batch {
                 do {
                     if let reason = syncErrors[output.file.device] {
                         output.file.discard()
-                        return .failure(WriteFailure(key: output.key, reason: reason))
+                        outcomes.append(.failure(WriteFailure(key: output.key, reason: reason)))
+                        continue
                     }
                     try output.file.publish(replace: output.replace)
-                    return .success(Progress(key: output.key, rawBytes: 0, outputBytes: 0, outputTotal: output.bytesOut, finished: true))
+                    published.append(output)
                 } catch {
-                    return .failure(WriteFailure(key: output.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+                    outcomes.append(.failure(WriteFailure(key: output.key, reason: (error as? FileSystemError)?.reason ?? "\(error)")))
                 }
             }
+            // The renames themselves must be on disk before the files are reported done.
+            var renameErrors: [UInt64: String] = [:]
+            for device in Set(published.map(\.file.device)) {
+                guard let first = published.first(where: { $0.file.device == device }) else { continue }
+                do {
+                    try AtomicOutputFile.syncFileSystem(containing: first.file.finalPath)
+                } catch {
+                    renameErrors[device] = (error as? FileSystemError)?.reason ?? "\(error)"
+                }
+            }
+            for output in published {
+                if let reason = renameErrors[output.file.device] {
+                    outcomes.append(.failure(WriteFailure(key: output.key, reason: "output renamed but not synced: \(reason)")))
+                } else {
+                    outcomes.append(.success(Progress(key: output.key, rawBytes: 0, outputBytes: 0, outputTotal: output.bytesOut, finished: true)))
+                }
+            }
+            return outcomes
         }
         guard let outcomes else {
             // The pool stopped (shutdown): nothing was published.

@@ -5,14 +5,16 @@ import Synchronization
 /// An output written under a temporary name in its destination folder, made durable and then
 /// renamed into place: the final path holds a complete file or nothing.
 ///
-/// Two ways to finish: `commit` (fsync this file, rename), or `seal` now and `publish` later,
-/// after one `syncFileSystem` has made a whole batch of sealed files durable at once.
+/// Two ways to finish: `commit` (seal and publish at once), or `seal` now and `publish` later,
+/// after one `syncFileSystem` has written a whole batch of sealed files out at once. `publish`
+/// still fsyncs the file (cheap once its data is out) because only the file's own descriptor
+/// reports its own writeback errors reliably; then it renames.
 /// Blocking: every method runs on a `BlockingIOPool` thread; calls for one file are serialised
 /// by its owner.
 public final class AtomicOutputFile: Sendable {
     private enum State {
         case open(Int32)
-        case sealed
+        case sealed(Int32)
         case finished
     }
 
@@ -74,9 +76,9 @@ public final class AtomicOutputFile: Sendable {
         }
     }
 
-    /// Sets permissions and mtime like gzip and closes the temporary; with `sync`, fsyncs it
-    /// first. A sealed file still has its temporary name until `publish`.
-    public func seal(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64, sync: Bool = false) throws {
+    /// Sets permissions and mtime like gzip; no more writes. A sealed file keeps its
+    /// temporary name (and its descriptor) until `publish`.
+    public func seal(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64) throws {
         let fd = try fd("seal")
         guard fchmod(fd, mode_t(permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod", finalPath.display) }
         var times = [
@@ -84,20 +86,20 @@ public final class AtomicOutputFile: Sendable {
             timespec(tv_sec: time_t(modifiedSeconds), tv_nsec: Int(modifiedNanoseconds)),
         ]
         guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", finalPath.display) }
-        if sync {
-            guard fsync(fd) == 0 else { throw FileSystemError.last("fsync", finalPath.display) }
-        }
-        state.withLock { $0 = .sealed }
-        // From here the descriptor is gone, so failures must remove the temporary themselves.
-        guard close(fd) == 0 else { throw removingTemporary(FileSystemError.last("close", finalPath.display)) }
+        state.withLock { $0 = .sealed(fd) }
     }
 
-    /// Renames a sealed temporary into place; the caller has made its data durable. Without
-    /// `replace`, an output that appeared meanwhile is not overwritten.
+    /// Fsyncs a sealed temporary, closes it and renames it into place. Without `replace`, an
+    /// output that appeared meanwhile is not overwritten. After a `syncFileSystem` the fsync
+    /// finds nothing left to write, but it is what reports a writeback error of this file.
     public func publish(replace: Bool) throws {
-        guard case .sealed = state.withLock({ $0 }) else {
+        guard case .sealed(let fd) = state.withLock({ $0 }) else {
             throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
         }
+        if fsync(fd) != 0 { throw removingTemporary(FileSystemError.last("fsync", finalPath.display)) }
+        state.withLock { $0 = .finished }
+        // From here the descriptor is gone, so failures must remove the temporary themselves.
+        guard close(fd) == 0 else { throw removingTemporary(FileSystemError.last("close", finalPath.display)) }
         var renamed = temporaryPath.withCString { from in
             finalPath.withCString { to in replace ? rename(from, to) : squeeze_rename_noreplace(from, to) }
         }
@@ -115,12 +117,11 @@ public final class AtomicOutputFile: Sendable {
                 detail: "output already exists (use --force to replace it)"))
         }
         guard renamed == 0 else { throw removingTemporary(FileSystemError.last("rename", finalPath.display)) }
-        state.withLock { $0 = .finished }
     }
 
-    /// Seals with fsync and publishes: one durable file on its own.
+    /// Seals and publishes: one durable file on its own.
     public func commit(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64, replace: Bool) throws {
-        try seal(permissions: permissions, modifiedSeconds: modifiedSeconds, modifiedNanoseconds: modifiedNanoseconds, sync: true)
+        try seal(permissions: permissions, modifiedSeconds: modifiedSeconds, modifiedNanoseconds: modifiedNanoseconds)
         try publish(replace: replace)
     }
 
@@ -135,8 +136,12 @@ public final class AtomicOutputFile: Sendable {
     }
 
     private func removingTemporary(_ error: FileSystemError) -> FileSystemError {
+        let previous = state.withLock { value -> State in
+            defer { value = .finished }
+            return value
+        }
+        if case .sealed(let fd) = previous { close(fd) }
         _ = temporaryPath.withCString { unlink($0) }
-        state.withLock { $0 = .finished }
         return error
     }
 
@@ -150,7 +155,8 @@ public final class AtomicOutputFile: Sendable {
         case .open(let fd):
             close(fd)
             _ = temporaryPath.withCString { unlink($0) }
-        case .sealed:
+        case .sealed(let fd):
+            close(fd)
             _ = temporaryPath.withCString { unlink($0) }
         case .finished:
             break
