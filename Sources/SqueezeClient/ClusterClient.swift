@@ -53,11 +53,12 @@ public final class ClusterClient: Sendable {
             ],
             connect: [address],
             correlation: { message in
-                // Runs on the I/O thread for every incoming message: each proves the
-                // coordinator alive. Nonzero correlation ids answer a pending request.
-                heard.mark()
-                guard let frame = message.frames.first,
-                      let header = try? MessageHeader(decoding: frame), header.correlation != 0 else { return nil }
+                // Runs on the I/O thread for every incoming message: it may prove the
+                // coordinator (or the followed job) alive. Nonzero correlation ids on
+                // anything but a heartbeat answer a pending request.
+                guard let frame = message.frames.first, let header = try? MessageHeader(decoding: frame) else { return nil }
+                heard.mark(header)
+                guard header.type != .heartbeat, header.correlation != 0 else { return nil }
                 return header.correlation
             }))
         return ClusterClient(
@@ -88,6 +89,12 @@ public final class ClusterClient: Sendable {
         case .error(let error): throw ClientError.refused(error.message)
         default: throw ClientError.unexpectedReply("\(reply.type)")
         }
+    }
+
+    /// From now on liveness is judged by job `id`: its events, and heartbeats the coordinator
+    /// echoes with its id while the job runs for this client. Call after `submit`.
+    public func follow(job id: UInt64) {
+        lastHeard.followedJob = id
     }
 
     /// Asks the coordinator to cancel job `id`; its followers get `finished` with state
@@ -175,7 +182,7 @@ public final class ClusterClient: Sendable {
         while !Task.isCancelled {
             let now = ContinuousClock.now
             if lastSent.map({ now - $0 >= heartbeatInterval }) ?? true {
-                endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
+                endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat, correlation: lastHeard.followedJob)))
                 lastSent = now
             }
             let heard = lastHeard.value

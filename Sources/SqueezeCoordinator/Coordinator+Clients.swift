@@ -53,7 +53,12 @@ extension Coordinator {
                         let status = await status()
                         endpoint.send(ZMQMessage([peer] + WireCodec.encode(.statusReply(status), correlation: envelope.correlation)))
                     case .heartbeat:
-                        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.heartbeat)))
+                        // A heartbeat naming a job is echoed with its id only while that job
+                        // runs for this client; a plain answer tells it the job is gone.
+                        let job = envelope.correlation
+                        let running = job != 0 ? await follows(job, peer) : false
+                        let echo = running ? job : 0
+                        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.heartbeat, correlation: echo)))
                     default:
                         await countMalformed(ProtocolError.malformed("unexpected \(envelope.message.type) on the client endpoint"), from: peer)
                     }
@@ -91,20 +96,31 @@ extension Coordinator {
         openSubmissions -= 1
     }
 
+    private func follows(_ job: UInt64, _ peer: [UInt8]) -> Bool {
+        guard let record = jobs[job] else { return false }
+        return record.state == .running && record.owner == peer
+    }
+
     private func clientHeard(_ peer: [UInt8]) {
         clientsHeard[peer] = .now
     }
 
-    /// A send to a client failed. EHOSTUNREACH means it disconnected: its jobs are cancelled.
+    /// A send to a client failed: EHOSTUNREACH means it disconnected, EAGAIN that it fell so
+    /// far behind that its queue is full. Either way its events are lost, so its jobs are
+    /// cancelled (and it stops getting heartbeat echoes, so it gives up too).
     private func clientSendFailed(to peer: [UInt8], error: ZMQError) {
-        guard error.errno == EHOSTUNREACH else {
+        let reason: String
+        switch error.errno {
+        case EHOSTUNREACH: reason = "the client disconnected"
+        case EAGAIN: reason = "the client could not keep up with the job's events"
+        default:
             logger.warning("send to client failed", metadata: ["error": "\(error)"])
             return
         }
-        clientsHeard.removeValue(forKey: peer)
+        if error.errno == EHOSTUNREACH { clientsHeard.removeValue(forKey: peer) }
         for id in jobOrder where jobs[id]?.owner == peer {
-            logger.warning("client disconnected; cancelling its job", metadata: ["job": "\(id)"])
-            cancel(job: id, reason: "the client disconnected")
+            logger.warning("cancelling a job: \(reason)", metadata: ["job": "\(id)"])
+            cancel(job: id, reason: reason)
         }
     }
 

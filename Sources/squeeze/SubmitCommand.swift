@@ -67,6 +67,7 @@ struct SubmitCommand: AsyncParsableCommand {
             do {
                 let accepted = try await client.withLiveness { try await client.submit(request) }
                 jobID.withLock { $0 = accepted.jobID }
+                client.follow(job: accepted.jobID)
                 if interrupts.load(ordering: .relaxed) > 0 { client.cancel(job: accepted.jobID) }
                 if detach {
                     printDetached(accepted, mode: mode)

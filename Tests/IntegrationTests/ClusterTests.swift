@@ -167,6 +167,22 @@ struct ClusterTests {
         #expect(try cluster.status().malformedMessages == 0)
     }
 
+    @Test("a coordinator restarted under a following submit: the client sees its job is gone and exits 1")
+    func coordinatorRestartedUnderClient() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 1)
+        let (clients, workers) = (cluster.clientEndpoint, cluster.workerEndpoint)
+        let submit = try cluster.submit("submit", ["src", "--json", "--level", "9"])
+        try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.05 })
+        cluster.coordinator.signal(SIGKILL)
+        _ = cluster.coordinator.wait(timeout: 10)
+        // A new coordinator on the same ports answers heartbeats at once, but not for the job.
+        try cluster.startCoordinator(clients: clients, workers: workers)
+        #expect(submit.wait(timeout: 20) == 1, "the client did not notice that its job was gone")
+        #expect(submit.stderr.contains("lost contact"), "\(submit.stderr)")
+    }
+
     @Test("workers come back by themselves when the coordinator restarts")
     func coordinatorRestart() throws {
         let tree = try TestTree()
