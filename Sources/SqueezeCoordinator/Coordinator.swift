@@ -226,7 +226,11 @@ public actor Coordinator {
         let root = configuration.root
         let prepared: PreparedJob
         do {
-            prepared = try await pool.run { try JobPreparer.prepare(request, blockSize: blockSize, root: root) }
+            prepared = try await pool.run {
+                try JobPreparer.prepare(request, blockSize: blockSize, root: root) { self.shutdownFlag.load(ordering: .relaxed) }
+            }
+        } catch _ where shutdownRequested {
+            throw CoordinatorError("coordinator is shutting down")
         } catch let error as CoordinatorError {
             throw error
         } catch {
@@ -334,6 +338,7 @@ public actor Coordinator {
 
     private func stop(reason: String) {
         stopping = true
+        shutdownFlag.store(true, ordering: .relaxed)  // also ends a scan in progress
         for id in jobOrder {
             guard var job = jobs[id] else { continue }
             job.state = .failed

@@ -6,7 +6,7 @@ import SqueezeProtocol
 /// Validates a request and scans its source. Blocking (stat, realpath, directory walks,
 /// mkdir): runs on the I/O pool, never on the actor.
 enum JobPreparer {
-    static func prepare(_ request: JobRequest, blockSize: Int, root: String?) throws -> PreparedJob {
+    static func prepare(_ request: JobRequest, blockSize: Int, root: String?, shouldStop: () -> Bool = { false }) throws -> PreparedJob {
         guard (0...9).contains(request.level) else { throw CoordinatorError("level \(request.level): must be 0-9") }
         let base = try root.map { try Directories.canonical(BytePath($0)) }
         let sourceArgument = resolve(request.source, against: base)
@@ -30,7 +30,7 @@ enum JobPreparer {
         if isDirectory {
             sourceRoot = source
             let exclude = isWithin(destination, source) ? relative(destination, to: source) : nil
-            scan = try DirectoryScanner.scan(root: source, exclude: exclude)
+            scan = try DirectoryScanner.scan(root: source, exclude: exclude, shouldStop: shouldStop)
         } else {
             sourceRoot = source.parent
             scan = ScanResult()

@@ -6,11 +6,16 @@ import Glibc
 public enum DirectoryScanner {
     /// Scans `root` (a directory). Symlinks, FIFOs, sockets and devices are reported as skipped
     /// without being opened. `exclude`, relative to `root`, is left out (an output folder).
-    public static func scan(root: BytePath, exclude: BytePath? = nil) throws -> ScanResult {
+    /// `shouldStop` is checked before each directory; once it returns true the scan throws
+    /// ECANCELED, so a shutdown never waits for a huge tree.
+    public static func scan(root: BytePath, exclude: BytePath? = nil, shouldStop: () -> Bool = { false }) throws -> ScanResult {
         let fd = root.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw FileSystemError.last("open", root.display) }
         var result = ScanResult()
-        walk(directory: fd, relative: BytePath(bytes: []), exclude: exclude, into: &result)
+        walk(directory: fd, relative: BytePath(bytes: []), exclude: exclude, shouldStop: shouldStop, into: &result)
+        if shouldStop() {
+            throw FileSystemError(operation: "scan", path: root.display, errno: ECANCELED, detail: "stopped")
+        }
         result.files.sort { $0.relativePath < $1.relativePath }
         result.skipped.sort { $0.relativePath < $1.relativePath }
         return result
@@ -30,7 +35,7 @@ public enum DirectoryScanner {
     }
 
     /// Reads one directory, taking ownership of `directory` (closed on return).
-    private static func walk(directory: Int32, relative: BytePath, exclude: BytePath?, into result: inout ScanResult) {
+    private static func walk(directory: Int32, relative: BytePath, exclude: BytePath?, shouldStop: () -> Bool, into result: inout ScanResult) {
         guard let stream = fdopendir(directory) else {
             result.failures.append(ScanNote(relativePath: relative, reason: FileSystemError.last("opendir", relative.display).reason))
             close(directory)
@@ -63,6 +68,7 @@ public enum DirectoryScanner {
             }
         }
         for (name, path) in subdirectories {
+            if shouldStop() { return }
             let child = BytePath(bytes: name).withCString {
                 openat(dirfd(stream), $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             }
@@ -70,7 +76,7 @@ public enum DirectoryScanner {
                 result.failures.append(ScanNote(relativePath: path, reason: FileSystemError.last("open", path.display).reason))
                 continue
             }
-            walk(directory: child, relative: path, exclude: exclude, into: &result)
+            walk(directory: child, relative: path, exclude: exclude, shouldStop: shouldStop, into: &result)
         }
     }
 }

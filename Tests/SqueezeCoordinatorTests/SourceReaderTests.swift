@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SqueezeIO
+import Synchronization
 import Testing
 
 @Suite("SourceReader and scanner")
@@ -72,6 +73,27 @@ struct SourceReaderTests {
             try third.commit(permissions: 0o644, modifiedSeconds: 1_000, modifiedNanoseconds: 0, replace: false)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.gz"])
+    }
+
+    @Test("a scan asked to stop throws instead of walking the rest of the tree")
+    func scanStops() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for index in 0..<5 {
+            try FileManager.default.createDirectory(atPath: folder + "/d\(index)/e", withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: folder + "/d\(index)/e/f", contents: Data([1]))
+        }
+        let checks = Mutex(0)
+        #expect(throws: FileSystemError.self) {
+            _ = try DirectoryScanner.scan(root: BytePath(folder)) {
+                checks.withLock { count in
+                    count += 1
+                    return count > 2
+                }
+            }
+        }
+        #expect(checks.withLock { $0 } <= 4, "the walk went on after the stop")
+        #expect(try DirectoryScanner.scan(root: BytePath(folder)).files.count == 5)
     }
 
     @Test("sealed outputs stay hidden until published after one syncfs; a sealed discard leaves nothing")
