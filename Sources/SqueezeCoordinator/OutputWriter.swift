@@ -139,8 +139,10 @@ struct OutputWriter {
                     syncErrors[device] = (error as? FileSystemError)?.reason ?? "\(error)"
                 }
             }
+            var synced: [SealedOutput] = []
             var published: [SealedOutput] = []
             var outcomes: [Result<Progress, WriteFailure>] = []
+            // Every fsync before any rename (see AtomicOutputFile).
             for output in batch {
                 do {
                     if let reason = syncErrors[output.file.device] {
@@ -148,6 +150,14 @@ struct OutputWriter {
                         outcomes.append(.failure(WriteFailure(key: output.key, reason: reason)))
                         continue
                     }
+                    try output.file.sync()
+                    synced.append(output)
+                } catch {
+                    outcomes.append(.failure(WriteFailure(key: output.key, reason: (error as? FileSystemError)?.reason ?? "\(error)")))
+                }
+            }
+            for output in synced {
+                do {
                     try output.file.publish(replace: output.replace)
                     published.append(output)
                 } catch {

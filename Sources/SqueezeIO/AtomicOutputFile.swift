@@ -5,16 +5,18 @@ import Synchronization
 /// An output written under a temporary name in its destination folder, made durable and then
 /// renamed into place: the final path holds a complete file or nothing.
 ///
-/// Two ways to finish: `commit` (seal and publish at once), or `seal` now and `publish` later,
-/// after one `syncFileSystem` has written a whole batch of sealed files out at once. `publish`
-/// still fsyncs the file (cheap once its data is out) because only the file's own descriptor
-/// reports its own writeback errors reliably; then it renames.
+/// Two ways to finish: `commit` (seal, sync and publish at once), or for a batch: `seal` each,
+/// one `syncFileSystem` to write them all out, `sync` each (an fsync that finds nothing left
+/// to write, but is what reports that file's own writeback errors), and only then `publish`
+/// each. The fsyncs must all come before the renames: on ext4 an fsync after a rename in the
+/// same transaction forces a journal commit per file.
 /// Blocking: every method runs on a `BlockingIOPool` thread; calls for one file are serialised
 /// by its owner.
 public final class AtomicOutputFile: Sendable {
     private enum State {
         case open(Int32)
         case sealed(Int32)
+        case synced
         case finished
     }
 
@@ -89,17 +91,24 @@ public final class AtomicOutputFile: Sendable {
         state.withLock { $0 = .sealed(fd) }
     }
 
-    /// Fsyncs a sealed temporary, closes it and renames it into place. Without `replace`, an
-    /// output that appeared meanwhile is not overwritten. After a `syncFileSystem` the fsync
-    /// finds nothing left to write, but it is what reports a writeback error of this file.
-    public func publish(replace: Bool) throws {
+    /// Fsyncs a sealed temporary and closes it. On failure the temporary is removed.
+    public func sync() throws {
         guard case .sealed(let fd) = state.withLock({ $0 }) else {
-            throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
+            throw FileSystemError(operation: "fsync", path: finalPath.display, errno: EBADF)
         }
         if fsync(fd) != 0 { throw removingTemporary(FileSystemError.last("fsync", finalPath.display)) }
-        state.withLock { $0 = .finished }
+        state.withLock { $0 = .synced }
         // From here the descriptor is gone, so failures must remove the temporary themselves.
         guard close(fd) == 0 else { throw removingTemporary(FileSystemError.last("close", finalPath.display)) }
+    }
+
+    /// Renames a synced temporary into place. Without `replace`, an output that appeared
+    /// meanwhile is not overwritten.
+    public func publish(replace: Bool) throws {
+        guard case .synced = state.withLock({ $0 }) else {
+            throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
+        }
+        state.withLock { $0 = .finished }
         var renamed = temporaryPath.withCString { from in
             finalPath.withCString { to in replace ? rename(from, to) : squeeze_rename_noreplace(from, to) }
         }
@@ -119,9 +128,10 @@ public final class AtomicOutputFile: Sendable {
         guard renamed == 0 else { throw removingTemporary(FileSystemError.last("rename", finalPath.display)) }
     }
 
-    /// Seals and publishes: one durable file on its own.
+    /// Seals, syncs and publishes: one durable file on its own.
     public func commit(permissions: UInt32, modifiedSeconds: Int64, modifiedNanoseconds: Int64, replace: Bool) throws {
         try seal(permissions: permissions, modifiedSeconds: modifiedSeconds, modifiedNanoseconds: modifiedNanoseconds)
+        try sync()
         try publish(replace: replace)
     }
 
@@ -157,6 +167,8 @@ public final class AtomicOutputFile: Sendable {
             _ = temporaryPath.withCString { unlink($0) }
         case .sealed(let fd):
             close(fd)
+            _ = temporaryPath.withCString { unlink($0) }
+        case .synced:
             _ = temporaryPath.withCString { unlink($0) }
         case .finished:
             break

@@ -108,6 +108,9 @@ struct SourceReaderTests {
         #expect(Set(outputs.map(\.device)).count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { $0.hasPrefix(AtomicOutputFile.temporaryPrefix) })
         try AtomicOutputFile.syncFileSystem(containing: outputs[0].finalPath)
+        #expect(throws: FileSystemError.self) { try outputs[0].publish(replace: false) }  // not synced yet
+        try outputs[0].sync()
+        try outputs[1].sync()
         try outputs[0].publish(replace: false)
         try outputs[1].publish(replace: false)
         outputs[2].discard()
