@@ -16,6 +16,8 @@ struct ByteSize: ExpressibleByArgument, Sendable {
         default: multiplier = 1
         }
         guard let value = Int(digits), value > 0 else { return nil }
-        bytes = value * multiplier
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        bytes = product
     }
 }
