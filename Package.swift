@@ -25,6 +25,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
+        .systemLibrary(
+            name: "CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
+        // Walks raw deflate block structure (to continue a libdeflate stream in one member).
+        .target(name: "CSqueezeDeflate"),
         // Linux calls Swift's Glibc module does not declare (syncfs needs _GNU_SOURCE).
         .target(name: "CSqueezeSystem"),
         // Threads the project owns for blocking disk I/O, and the file operations run on them.
@@ -34,10 +46,11 @@ let package = Package(
             name: "SqueezeZMQ",
             dependencies: ["CZeroMQ", .product(name: "DequeModule", package: "swift-collections")]
         ),
-        // pigz-style gzip members built from independently compressed blocks.
-        .target(name: "SqueezeGzip", dependencies: ["CZlib"]),
-        // Wire protocol v1: header frame, bodies and payload frames.
-        .target(name: "SqueezeProtocol"),
+        // The gzip engine: zlib, libdeflate and ISA-L behind one block protocol, and pigz-style
+        // single gzip members built from independently compressed blocks.
+        .target(name: "SqueezeGzip", dependencies: ["CZlib", "CLibDeflate", "CISAL", "CSqueezeDeflate"]),
+        // Wire protocol v2: header frame, bodies and payload frames.
+        .target(name: "SqueezeProtocol", dependencies: ["SqueezeGzip"]),
         // The coordinator actor: scanning, planning, dispatch against credit, assembly.
         .target(
             name: "SqueezeCoordinator",
@@ -67,15 +80,15 @@ let package = Package(
         .executableTarget(
             name: "squeeze",
             dependencies: [
-                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO",
+                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "SqueezeGzipTests", dependencies: ["SqueezeGzip"]),
+        .testTarget(name: "SqueezeGzipTests", dependencies: ["SqueezeGzip", "CSqueezeDeflate"]),
         .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ"]),
-        .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol"]),
+        .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol", "SqueezeGzip"]),
         .testTarget(name: "SqueezeCoordinatorTests", dependencies: ["SqueezeCoordinator", "SqueezeIO", "SqueezeGzip"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol"]),
     ],

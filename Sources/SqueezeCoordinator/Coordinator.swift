@@ -170,7 +170,7 @@ public actor Coordinator {
             }
             switch outcome {
             case .success(let blocks):
-                let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, level: dispatch.level, blocks: blocks)
+                let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
                 endpoint.send(ZMQMessage([dispatch.routingID] + WireCodec.encode(.work(work))))
             case .failure(let failures):
                 await readFailed(dispatch, failures: failures)
@@ -223,6 +223,10 @@ public actor Coordinator {
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
             throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
         }
+        let setting = try Self.setting(for: request)
+        if !workers.isEmpty, !workers.values.contains(where: { $0.engines.contains(setting.engine) }) {
+            throw CoordinatorError("no worker can compress with \(setting.engine.rawValue): the workers have \(engineSummary())")
+        }
         let root = configuration.root
         let prepared: PreparedJob
         do {
@@ -243,7 +247,7 @@ public actor Coordinator {
         let (events, sink) = AsyncStream.makeStream(of: JobEvent.self)
         let items = Planner.items(for: prepared.files, blockSize: blockSize)
         var job = JobRecord(
-            id: id, request: request, sourceDisplay: prepared.sourceDisplay,
+            id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
             destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
             skipped: prepared.skipped, windowItems: configuration.writeBehindBytes / blockSize, sink: sink)
         job.failed = prepared.failed
@@ -255,7 +259,7 @@ public actor Coordinator {
         }
         sink.yield(.started(JobStart(
             jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
-            files: prepared.files.count, bytes: job.totalBytes)))
+            files: prepared.files.count, bytes: job.totalBytes, engine: setting.description)))
         for note in prepared.skipped { sink.yield(.skipped(note)) }
         for note in prepared.failed { sink.yield(.fileFailed(note)) }
         jobs[id] = job
@@ -264,6 +268,29 @@ public actor Coordinator {
         checkFinished(id)
         pump()
         return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
+    }
+
+    /// The engine setting a request asks for: its forced engine, or the level table's choice.
+    static func setting(for request: JobRequest) throws -> EngineSetting {
+        var engine: CompressionEngine?
+        if let name = request.engine {
+            guard let named = CompressionEngine(rawValue: name) else {
+                let known = CompressionEngine.allCases.map(\.rawValue).joined(separator: ", ")
+                throw CoordinatorError("unknown engine \(name.debugDescription): choose one of \(known)")
+            }
+            engine = named
+        }
+        do {
+            return try LevelTable.setting(forLevel: request.level, engine: engine)
+        } catch {
+            throw CoordinatorError("level \(request.level): must be 0-9")
+        }
+    }
+
+    /// The engines of the connected workers, for messages: "isal, libdeflate, zlib".
+    private func engineSummary() -> String {
+        let engines = workers.values.reduce(into: Set<CompressionEngine>()) { $0.formUnion($1.engines) }
+        return engines.isEmpty ? "none" : engines.map(\.rawValue).sorted().joined(separator: ", ")
     }
 
     /// Cancels a running job: its items are dropped everywhere and its temporaries removed.
@@ -303,7 +330,8 @@ public actor Coordinator {
             WorkerStatus(
                 workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
                 busy: worker.inFlight.count, megabytesPerSecond: worker.megabytesPerSecond(now: now),
-                lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone)
+                lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone,
+                engines: worker.engines.map(\.rawValue).sorted())
         }.sorted { $0.workerID < $1.workerID }
         let running = jobOrder.compactMap { jobs[$0] }.map { job in
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
@@ -535,30 +563,37 @@ public actor Coordinator {
 
     // MARK: - Dispatch
 
-    /// Hands out items while some worker has credit and some job has sendable work.
+    /// Hands out items while some job has sendable work and a worker with credit that has
+    /// the job's engine.
     private func pump() {
         guard let dispatchSink, !stopping else { return }
-        while true {
-            guard let peer = workers.max(by: { $0.value.available < $1.value.available })?.key,
-                  let worker = workers[peer], worker.available > 0 else { return }
-            guard let jobID = nextDispatchableJob() else { return }
+        while let (jobID, peer) = nextAssignment() {
             guard let dispatch = takeItem(from: jobID, for: peer) else { continue }
             workers[peer]?.inFlight.insert(ItemKey(job: jobID, item: dispatch.item))
             dispatchSink.yield(dispatch)
         }
     }
 
-    /// Round-robin over running jobs, so concurrent jobs share the workers.
-    private func nextDispatchableJob() -> UInt64? {
+    /// Round-robin over running jobs, so concurrent jobs share the workers: the next job with
+    /// something to send, and of the workers with its engine, the one with the most free credit.
+    private func nextAssignment() -> (UInt64, [UInt8])? {
         guard !jobOrder.isEmpty else { return nil }
         for offset in 0..<jobOrder.count {
             let id = jobOrder[(nextJob + offset) % jobOrder.count]
-            if jobs[id]?.hasDispatchable == true {
-                nextJob = (nextJob + offset + 1) % jobOrder.count
-                return id
-            }
+            guard let job = jobs[id], job.hasDispatchable, let peer = freestWorker(with: job.setting.engine) else { continue }
+            nextJob = (nextJob + offset + 1) % jobOrder.count
+            return (id, peer)
         }
         return nil
+    }
+
+    /// The worker with the most free credit among those that have `engine`; nil if none has credit.
+    private func freestWorker(with engine: CompressionEngine) -> [UInt8]? {
+        var best: (peer: [UInt8], available: Int)?
+        for (peer, worker) in workers where worker.available > (best?.available ?? 0) && worker.engines.contains(engine) {
+            best = (peer, worker.available)
+        }
+        return best?.peer
     }
 
     private func takeItem(from id: UInt64, for peer: [UInt8]) -> Dispatch? {
@@ -590,7 +625,7 @@ public actor Coordinator {
             return nil
         }
         job.sentBlocks[itemID] = blocks.map(\.ref)
-        return Dispatch(routingID: peer, job: id, item: itemID, level: job.request.level, blocks: blocks)
+        return Dispatch(routingID: peer, job: id, item: itemID, setting: job.setting, blocks: blocks)
     }
 
     private func readFailed(_ dispatch: Dispatch, failures: ReadFailures) {

@@ -1,3 +1,5 @@
+import SqueezeGzip
+
 /// An item the actor assigned to a worker, for a reader task to load from disk and send.
 struct Dispatch: Sendable {
     /// The worker's ZeroMQ routing id.
@@ -6,8 +8,8 @@ struct Dispatch: Sendable {
     var job: UInt64
     /// The item.
     var item: UInt64
-    /// zlib level.
-    var level: Int
+    /// The job's engine and level.
+    var setting: EngineSetting
     /// The blocks to read.
     var blocks: [DispatchBlock]
 }

@@ -1,4 +1,5 @@
 import DequeModule
+import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
 
@@ -12,6 +13,8 @@ struct JobRecord {
 
     let id: UInt64
     let request: JobRequest
+    /// The engine and level every item of the job is compressed with.
+    let setting: EngineSetting
     let sourceDisplay: String
     let destinationDisplay: String
     let files: [PlannedFile]
@@ -54,12 +57,13 @@ struct JobRecord {
     var ownerDeadline = Duration.seconds(3)
 
     init(
-        id: UInt64, request: JobRequest, sourceDisplay: String, destinationDisplay: String,
+        id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
         files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote], windowItems: Int,
         sink: AsyncStream<JobEvent>.Continuation
     ) {
         self.id = id
         self.request = request
+        self.setting = setting
         self.sourceDisplay = sourceDisplay
         self.destinationDisplay = destinationDisplay
         self.files = files

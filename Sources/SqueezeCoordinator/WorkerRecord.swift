@@ -1,3 +1,4 @@
+import SqueezeGzip
 import SqueezeProtocol
 
 /// The coordinator's view of one worker.
@@ -16,6 +17,12 @@ struct WorkerRecord {
     var itemsDone = 0
     /// (time, bytes) of recent results, for a throughput figure.
     var recent: [(ContinuousClock.Instant, Int)] = []
+
+    /// The engines it announced that this coordinator knows (zlib when it announced none).
+    var engines: Set<CompressionEngine> {
+        guard let names = hello.engines else { return [.zlib] }
+        return Set(names.prefix(CompressionEngine.allCases.count * 4).compactMap(CompressionEngine.init(rawValue:)))
+    }
 
     /// Free credit.
     var available: Int { credit - inFlight.count }

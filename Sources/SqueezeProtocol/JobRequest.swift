@@ -4,7 +4,7 @@ public struct JobRequest: Codable, Sendable, Equatable {
     public var source: String
     /// The output folder; nil for `SOURCE.squeezed` beside the source.
     public var destination: String?
-    /// zlib level 0–9.
+    /// Compression level 0–9, with gzip's meaning: never larger than `gzip -N`.
     public var level: Int
     /// Replace existing outputs.
     public var force: Bool
@@ -16,11 +16,13 @@ public struct JobRequest: Codable, Sendable, Equatable {
     /// How often the following client promises to send heartbeats; nil for the coordinator's
     /// own interval. The coordinator cancels the job after `liveness` silent intervals.
     public var heartbeatMilliseconds: Int?
+    /// Forces an engine (`zlib`, `libdeflate`, `isal`); nil lets the level choose.
+    public var engine: String?
 
     /// Creates a request.
     public init(
         source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil,
-        detached: Bool? = nil, heartbeatMilliseconds: Int? = nil
+        detached: Bool? = nil, heartbeatMilliseconds: Int? = nil, engine: String? = nil
     ) {
         self.source = source
         self.destination = destination
@@ -29,5 +31,6 @@ public struct JobRequest: Codable, Sendable, Equatable {
         self.blockSize = blockSize
         self.detached = detached
         self.heartbeatMilliseconds = heartbeatMilliseconds
+        self.engine = engine
     }
 }

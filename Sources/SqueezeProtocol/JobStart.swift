@@ -10,13 +10,16 @@ public struct JobStart: Codable, Sendable, Equatable {
     public var files: Int
     /// Their total size.
     public var bytes: UInt64
+    /// The engine and its level, e.g. `libdeflate -6`; nil from a coordinator that does not say.
+    public var engine: String?
 
     /// Creates a start event payload.
-    public init(jobID: UInt64, source: String, destination: String, files: Int, bytes: UInt64) {
+    public init(jobID: UInt64, source: String, destination: String, files: Int, bytes: UInt64, engine: String? = nil) {
         self.jobID = jobID
         self.source = source
         self.destination = destination
         self.files = files
         self.bytes = bytes
+        self.engine = engine
     }
 }

@@ -1,7 +1,7 @@
-/// Size limits of protocol v1. Decoders enforce them; sockets set `ZMQ_MAXMSGSIZE` from them.
+/// Size limits of protocol v2. Decoders enforce them; sockets set `ZMQ_MAXMSGSIZE` from them.
 public enum ProtocolLimits {
     /// The protocol version this build speaks.
-    public static let version: UInt8 = 1
+    public static let version: UInt8 = 2
     /// Header frame length in bytes.
     public static let headerSize = 16
     /// Largest block a job may ask for.

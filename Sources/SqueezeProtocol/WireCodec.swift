@@ -1,6 +1,7 @@
 import Foundation
+import SqueezeGzip
 
-/// Encodes and decodes protocol v1 messages (docs/protocol.md).
+/// Encodes and decodes protocol v2 messages (docs/protocol.md).
 ///
 /// Frames: a 16-byte header, then for bodied types one body frame, then for `work` and `result`
 /// one raw payload frame per block. Control bodies are JSON; the hot `work`/`result` tables are
@@ -25,10 +26,11 @@ public enum WireCodec {
         case .statusReply(let body): return [header, json(body)]
         case .error(let body): return [header, json(body)]
         case .work(let work):
-            var writer = ByteWriter(capacity: 24 + work.blocks.count * 17)
+            var writer = ByteWriter(capacity: 22 + work.blocks.count * 17)
             writer.write(work.jobID)
             writer.write(work.itemID)
-            writer.write(UInt8(clamping: work.level))
+            writer.write(work.setting.engine.wireValue)
+            writer.write(UInt8(clamping: work.setting.level))
             writer.write(UInt32(work.blocks.count))
             for block in work.blocks {
                 writer.write(block.file)
@@ -124,8 +126,15 @@ public enum WireCodec {
         var reader = ByteReader(table)
         let job = try reader.read(UInt64.self, "job id")
         let item = try reader.read(UInt64.self, "item id")
+        let engineValue = try reader.read(UInt8.self, "engine")
         let level = Int(try reader.read(UInt8.self, "level"))
-        guard level <= 9 else { throw .malformed("level \(level) outside 0-9") }
+        guard let engine = CompressionEngine(wireValue: engineValue) else { throw .malformed("unknown engine \(engineValue)") }
+        let setting: EngineSetting
+        do {
+            setting = try EngineSetting(engine: engine, level: level)
+        } catch {
+            throw .malformed("level \(level) outside \(engine.rawValue)'s \(engine.levels.lowerBound)-\(engine.levels.upperBound)")
+        }
         let count = try blockCount(&reader)
         try expectFrames(parts, 1 + count)
         var blocks: [WorkBlock] = []
@@ -150,7 +159,7 @@ public enum WireCodec {
             blocks.append(WorkBlock(file: file, index: index, dictionaryLength: dictionary, isLast: last == 1, bytes: payload))
         }
         try reader.expectEnd("work table")
-        return WorkAssignment(jobID: job, itemID: item, level: level, blocks: blocks)
+        return WorkAssignment(jobID: job, itemID: item, setting: setting, blocks: blocks)
     }
 
     private static func result(_ parts: [[UInt8]]) throws(ProtocolError) -> WorkResult {

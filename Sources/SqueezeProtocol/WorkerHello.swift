@@ -8,12 +8,16 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     public var slots: Int
     /// The worker's process id, for `status`.
     public var pid: Int32
+    /// The engines it can compress with (`zlib`, `libdeflate`, `isal`); nil means zlib only.
+    /// Names it does not know are ignored by the coordinator.
+    public var engines: [String]?
 
     /// Creates an announcement.
-    public init(workerID: String, host: String, slots: Int, pid: Int32) {
+    public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil) {
         self.workerID = workerID
         self.host = host
         self.slots = slots
         self.pid = pid
+        self.engines = engines
     }
 }

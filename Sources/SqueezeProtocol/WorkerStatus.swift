@@ -14,9 +14,11 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
     public var lastHeartbeatSeconds: Double
     /// Items it has completed.
     public var itemsDone: Int
+    /// The engines it announced; nil when unknown (zlib only).
+    public var engines: [String]?
 
     /// Creates a worker status.
-    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int) {
+    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int, engines: [String]? = nil) {
         self.workerID = workerID
         self.host = host
         self.slots = slots
@@ -24,5 +26,6 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
         self.megabytesPerSecond = megabytesPerSecond
         self.lastHeartbeatSeconds = lastHeartbeatSeconds
         self.itemsDone = itemsDone
+        self.engines = engines
     }
 }

@@ -1,19 +1,19 @@
 import SqueezeGzip
 import SqueezeProtocol
 
-/// Compresses work items for one slot, keeping one zlib stream per level so streams are reset,
-/// not rebuilt, between blocks. Not shared between slots.
+/// Compresses work items for one slot, keeping one compressor per engine setting so streams
+/// are reset, not rebuilt, between blocks. Not shared between slots.
 struct ItemCompressor {
-    private var compressors: [Int: BlockCompressor] = [:]
+    private var compressors: [EngineSetting: BlockCompressor] = [:]
 
     /// Compresses every block of `item`, checking `shouldStop` between blocks.
     mutating func compress(_ item: WorkAssignment, shouldStop: @Sendable () -> Bool) throws -> WorkResult? {
         let compressor: BlockCompressor
-        if let existing = compressors[item.level] {
+        if let existing = compressors[item.setting] {
             compressor = existing
         } else {
-            compressor = try BlockCompressor(level: item.level)
-            compressors[item.level] = compressor
+            compressor = try BlockCompressor(setting: item.setting)
+            compressors[item.setting] = compressor
         }
         var blocks: [ResultBlock] = []
         blocks.reserveCapacity(item.blocks.count)

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
 import SqueezeZMQ
@@ -115,7 +116,8 @@ public final class Worker: Sendable {
     private func hello() -> ZMQMessage {
         ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(
             workerID: configuration.workerID, host: configuration.host,
-            slots: configuration.slots, pid: getpid()))))
+            slots: configuration.slots, pid: getpid(),
+            engines: configuration.engines.map(\.rawValue)))))
     }
 
     /// One connection's life: receiver, heartbeat and slot tasks in one task group.

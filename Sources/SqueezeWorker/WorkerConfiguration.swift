@@ -1,4 +1,5 @@
 import Foundation
+import SqueezeGzip
 
 /// How a worker connects and how much it takes on.
 public struct WorkerConfiguration: Sendable {
@@ -18,6 +19,8 @@ public struct WorkerConfiguration: Sendable {
     public var drainGrace: Duration
     /// Where to answer health checks (`squeeze health`), e.g. `tcp://127.0.0.1:5557`; nil for none.
     public var healthEndpoint: String?
+    /// The engines it offers; the coordinator sends it only jobs that use one of them.
+    public var engines: [CompressionEngine] = CompressionEngine.allCases
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(

@@ -21,8 +21,7 @@ struct CompressCommand: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
     var destination: String?
 
-    @Option(help: "Compression level 0-9.")
-    var level: Int = 6
+    @OptionGroup var compression: CompressionOptions
 
     @Option(help: "Worker count (default: number of cores).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -37,18 +36,19 @@ struct CompressCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
     }
 
     func run() async throws {
+        try compression.check()
         LogSetup.bootstrap(defaultLevel: .warning)
         try await ZMQRuntime.run { context in
             var settings = CoordinatorConfiguration()
             if let blockSize { settings.blockSize = blockSize.bytes }
             let coordinator = Coordinator(configuration: settings, context: context)
             let address = "inproc://squeeze-workers"
-            let request = JobRequest(source: source, destination: destination, level: level, force: force)
+            let request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
+                                     engine: compression.engine)
             let mode = OutputMode.choose(json: json)
             let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
             let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)

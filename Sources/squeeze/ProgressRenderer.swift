@@ -37,7 +37,8 @@ struct ProgressRenderer {
         switch event {
         case .started(let start):
             if mode == .plain {
-                out("squeeze: job \(start.jobID): \(start.files) files, \(Formatting.bytes(start.bytes)) from \(start.source) to \(start.destination)")
+                let engine = start.engine.map { " with \($0)" } ?? ""
+                out("squeeze: job \(start.jobID): \(start.files) files, \(Formatting.bytes(start.bytes)) from \(start.source) to \(start.destination)\(engine)")
             }
         case .skipped:
             break  // listed in the summary

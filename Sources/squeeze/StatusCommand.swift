@@ -40,11 +40,12 @@ struct StatusCommand: AsyncParsableCommand {
         var text = "workers: \(status.workers.count), slots \(status.workers.reduce(0) { $0 + $1.slots }), busy \(status.workers.reduce(0) { $0 + $1.busy })\n"
         if !status.workers.isEmpty {
             text += Self.table(
-                ["WORKER", "HOST", "SLOTS", "BUSY", "MB/s", "ITEMS", "HEARD"],
+                ["WORKER", "HOST", "SLOTS", "BUSY", "MB/s", "ITEMS", "HEARD", "ENGINES"],
                 status.workers.map { worker in
                     [worker.workerID, worker.host, "\(worker.slots)", "\(worker.busy)",
                      String(format: "%.1f", worker.megabytesPerSecond), "\(worker.itemsDone)",
-                     String(format: "%.1fs ago", worker.lastHeartbeatSeconds)]
+                     String(format: "%.1fs ago", worker.lastHeartbeatSeconds),
+                     (worker.engines ?? ["zlib"]).joined(separator: ",")]
                 })
         }
         text += "jobs: \(status.jobs.filter { $0.state == .running }.count) running, \(status.jobs.count) listed\n"

@@ -27,8 +27,7 @@ struct SubmitCommand: AsyncParsableCommand {
     @Option(help: "The coordinator's client endpoint (or $SQUEEZE_COORDINATOR).")
     var coordinator = ProcessInfo.processInfo.environment["SQUEEZE_COORDINATOR"] ?? "tcp://127.0.0.1:5555"
 
-    @Option(help: "Compression level 0-9.")
-    var level = 6
+    @OptionGroup var compression: CompressionOptions
 
     @Option(help: "Block size, e.g. 512K or 1M (default: the coordinator's).")
     var blockSize: ByteSize?
@@ -42,17 +41,14 @@ struct SubmitCommand: AsyncParsableCommand {
     @Flag(help: "Print the job id and return; the job runs on.")
     var detach = false
 
-    func validate() throws {
-        guard (0...9).contains(level) else { throw ValidationError("--level must be 0-9") }
-    }
-
     func run() async throws {
+        try compression.check()
         LogSetup.bootstrap(defaultLevel: .warning)
         try await ZMQRuntime.run { context in
             let client = try await ClusterClient.connect(to: coordinator, context: context)
             let request = JobRequest(
-                source: source, destination: destination, level: level, force: force,
-                blockSize: blockSize?.bytes, detached: detach ? true : nil)
+                source: source, destination: destination, level: compression.level, force: force,
+                blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine)
             let mode = OutputMode.choose(json: json)
             let jobID = Mutex<UInt64?>(nil)
             let interrupts = Atomic<Int>(0)

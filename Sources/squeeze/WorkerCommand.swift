@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SqueezeGzip
 import SqueezeWorker
 import SqueezeZMQ
 
@@ -27,17 +28,40 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Answer health checks (squeeze health) here, e.g. tcp://127.0.0.1:5557.")
     var health: String?
 
+    @Option(help: "Engines to offer, comma-separated (default: zlib,libdeflate,isal). Jobs using another engine are not sent here.")
+    var engines: String?
+
     func validate() throws {
         guard slots >= 1 else { throw ValidationError("--slots must be at least 1") }
     }
 
+    /// The engines named by `--engines`; exits 1 with one line for an unknown or empty list.
+    private func offeredEngines() throws -> [CompressionEngine] {
+        guard let engines else { return CompressionEngine.allCases }
+        var offered: [CompressionEngine] = []
+        for name in engines.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let engine = CompressionEngine(rawValue: name) else {
+                FileHandle.standardError.write(Data("squeeze: --engines: unknown engine \(name.debugDescription) (choose from zlib, libdeflate, isal)\n".utf8))
+                throw ExitCode(1)
+            }
+            if !offered.contains(engine) { offered.append(engine) }
+        }
+        guard !offered.isEmpty else {
+            FileHandle.standardError.write(Data("squeeze: --engines: name at least one engine\n".utf8))
+            throw ExitCode(1)
+        }
+        return offered
+    }
+
     func run() async throws {
+        let offered = try offeredEngines()
         LogSetup.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "squeeze.worker")
         try await ZMQRuntime.run { context in
             var settings = WorkerConfiguration(coordinator: coordinator, slots: slots, workerID: id)
             if let drainGrace { settings.drainGrace = drainGrace.duration }
             settings.healthEndpoint = health
+            settings.engines = offered
             let worker = Worker(configuration: settings, context: context, logger: logger)
             logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
             try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)

@@ -22,6 +22,35 @@ struct ClusterTests {
         #expect(status.jobs.map(\.state) == [.completed])
     }
 
+    @Test("jobs go only to workers that have their engine; a job no worker can run is refused")
+    func enginesPerWorker() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 6, bytesPerFile: 1 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
+        try cluster.addWorker(id: "zlib-only", arguments: ["--engines", "zlib"])
+        try #require(cluster.waitForWorkers(1))
+        #expect(try cluster.status().workers.first?.engines == ["zlib"])
+
+        let refused = try cluster.submitAndWait(["src", "-o", "out-default"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("no worker can compress with libdeflate: the workers have zlib"), "\(refused.stderr)")
+
+        let forced = try cluster.submitAndWait(["src", "-o", "out-zlib", "--engine", "zlib"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/out-zlib")) == 6)
+        let zlibItems = try #require(try cluster.status().workers.first?.itemsDone)
+        #expect(zlibItems > 0)
+
+        try cluster.addWorker(id: "all-engines")
+        try #require(cluster.waitForWorkers(2))
+        let libdeflate = try cluster.submitAndWait(["src", "-o", "out-default"])
+        #expect(libdeflate.status == 0, "\(libdeflate.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/out-default")) == 6)
+        let workers = try cluster.status().workers
+        #expect(workers.first { $0.workerID == "zlib-only" }?.itemsDone == zlibItems, "the zlib-only worker got libdeflate items: \(workers)")
+        #expect((workers.first { $0.workerID == "all-engines" }?.itemsDone ?? 0) > 0)
+    }
+
     @Test("a worker killed with SIGKILL mid-job: its items are requeued and the job completes")
     func workerKilled() throws {
         let tree = try TestTree()

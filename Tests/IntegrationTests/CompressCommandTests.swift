@@ -46,21 +46,43 @@ struct CompressCommandTests {
         #expect(header.range(of: Data("name with spaces.txt\0".utf8)) != nil)
     }
 
-    @Test("the same input gives the same bytes whatever the number of workers")
-    func deterministic() throws {
+    @Test("the same input gives the same bytes whatever the number of workers, with each engine",
+          arguments: [[], ["--engine", "zlib"], ["--engine", "libdeflate"], ["--engine", "isal"], ["--level", "1"], ["--level", "9"]])
+    func deterministic(options: [String]) throws {
         let tree = try TestTree()
         var data = TestData(seed: 7)
         try tree.write("src/a.txt", data.text(3_000_000))
         try tree.write("src/b.bin", data.random(400_000))
+        try tree.write("src/c.txt", data.text(5_000))
         for workers in ["1", "4"] {
-            let outcome = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path("out\(workers)"), "--block-size", "128K", "--workers", workers])
+            let outcome = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path("out\(workers)"), "--block-size", "128K", "--workers", workers] + options)
             #expect(outcome.status == 0, "\(outcome.stderr)")
         }
-        for name in ["a.txt.gz", "b.bin.gz"] {
+        for name in ["a.txt.gz", "b.bin.gz", "c.txt.gz"] {
             let one = try Data(contentsOf: URL(fileURLWithPath: tree.path("out1/\(name)")))
             let four = try Data(contentsOf: URL(fileURLWithPath: tree.path("out4/\(name)")))
             #expect(one == four, "\(name) differs between 1 and 4 workers")
         }
+        #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path("out4")) == 3)
+    }
+
+    @Test("--engine forces the engine: each gives different bytes, all of them valid gzip")
+    func forcedEngine() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 8)
+        try tree.write("src/a.txt", data.text(1_000_000))
+        var outputs: [String: Data] = [:]
+        for engine in ["zlib", "libdeflate", "isal"] {
+            let outcome = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path(engine), "--block-size", "256K", "--engine", engine])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path(engine)) == 1)
+            outputs[engine] = try Data(contentsOf: URL(fileURLWithPath: tree.path("\(engine)/a.txt.gz")))
+        }
+        #expect(Set(outputs.values).count == 3)
+        // The default level 6 is libdeflate's.
+        let outcome = try SqueezeBinary.run(["compress", tree.path("src"), "-o", tree.path("default"), "--block-size", "256K"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tree.path("default/a.txt.gz"))) == outputs["libdeflate"])
     }
 
     @Test("existing outputs are refused without --force and replaced with it")
@@ -103,7 +125,15 @@ struct CompressCommandTests {
         #expect(inside.stderr.contains("destination is inside the source"))
         #expect(!FileManager.default.fileExists(atPath: tree.path("src/out")))
         let level = try SqueezeBinary.run(["compress", tree.path("src"), "--level", "12"])
-        #expect(level.status != 0)
+        #expect(level.status == 1)
+        #expect(level.stderr == "squeeze: --level 12: must be 0-9\n")
+        let engine = try SqueezeBinary.run(["compress", tree.path("src"), "--engine", "zstd"])
+        #expect(engine.status == 1)
+        #expect(engine.stderr == "squeeze: --engine \"zstd\": unknown engine (choose one of zlib, libdeflate, isal)\n")
+        #expect(!FileManager.default.fileExists(atPath: tree.path("src.squeezed")))
+        // A size whose multiplication overflows is a usage error, not a trap.
+        let huge = try SqueezeBinary.run(["compress", tree.path("src"), "--block-size", "99999999999999999G"])
+        #expect(huge.status == 64, "\(huge.stderr)")
     }
 
     @Test("an empty folder and empty files are fine")

@@ -40,10 +40,10 @@ final class TestCluster {
     }
 
     @discardableResult
-    func addWorker(slots: Int = 1, id: String? = nil) throws -> BackgroundProcess {
+    func addWorker(slots: Int = 1, id: String? = nil, arguments: [String] = []) throws -> BackgroundProcess {
         let name = id ?? "worker-\(workers.count + 1)"
         let worker = try BackgroundProcess(
-            name, arguments: ["worker", "--coordinator", workerEndpoint, "--slots", "\(slots)", "--id", name], in: folder)
+            name, arguments: ["worker", "--coordinator", workerEndpoint, "--slots", "\(slots)", "--id", name] + arguments, in: folder)
         workers.append(worker)
         return worker
     }

@@ -2,36 +2,45 @@ import SqueezeGzip
 import Testing
 
 struct BlockCompressorTests {
-    @Test(arguments: [-1, 10])
-    func rejectsLevelsOutsideZeroToNine(level: Int) {
-        #expect {
-            _ = try BlockCompressor(level: level)
-        } throws: { error in
-            guard let error = error as? ZlibError else { return false }
-            return error.operation == "deflateInit2" && error.code == -2  // Z_STREAM_ERROR
+    @Test(arguments: [(CompressionEngine.zlib, -1), (.zlib, 10), (.libdeflate, 13), (.isal, 4), (.isal, -1)])
+    func rejectsLevelsOutsideTheEnginesRange(engine: CompressionEngine, level: Int) {
+        #expect(throws: EngineError.self) {
+            _ = try EngineSetting(engine: engine, level: level)
         }
     }
 
-    @Test func emptyFinalBlockIsAnEmptyFixedBlock() throws {
-        let compressor = try BlockCompressor(level: 6)
-        let block = try compressor.compress(UnsafeRawBufferPointer(start: nil, count: 0),
-                                            dictionary: UnsafeRawBufferPointer(start: nil, count: 0),
-                                            isLast: true)
+    @Test(arguments: CompressionEngine.allCases)
+    func emptyFinalBlockIsAValidEmptyMember(engine: CompressionEngine) throws {
+        let compressor = try BlockCompressor(setting: LevelTable.setting(forLevel: 6, engine: engine))
+        let block = try compress([], dictionary: [], isLast: true, with: compressor)
+        #expect(block.crc == 0 && block.rawLength == 0)
+        var member = GzipHeader(fileName: nil, modificationTime: 0, level: 6).encoded() + block.bytes
+        member += GzipTrailer(crc: 0, inputLength: 0).encoded()
+        try SystemGzip.expectValid(member, original: [])
+    }
+
+    @Test func zlibEmptyFinalBlockIsTheShortestStream() throws {
+        let block = try compress([], dictionary: [], isLast: true, with: EngineCase.zlib6.compressor())
         // BFINAL=1, BTYPE=01, end-of-block code: the shortest complete deflate stream.
         #expect(block == CompressedBlock(bytes: [0x03, 0x00], crc: 0, rawLength: 0))
     }
 
-    @Test(arguments: [0, 1, 6, 9])
-    func nonFinalBlocksEndByteAlignedWithASyncMarker(level: Int) throws {
-        let data = DataKind.text.bytes(count: 10_000)
-        let block = try compress(data, dictionary: [], isLast: false, level: level)
+    @Test(arguments: EngineCase.allCases, DataKind.allCases)
+    func nonFinalBlocksEndByteAlignedWithASyncMarker(engine: EngineCase, kind: DataKind) throws {
+        let data = kind.bytes(count: 100_000)
+        let block = try compress(data, dictionary: [], isLast: false, with: engine.compressor())
         #expect(Array(block.bytes.suffix(4)) == [0x00, 0x00, 0xFF, 0xFF])
         #expect(block.crc == CRC32.checksum(data))
         #expect(block.rawLength == data.count)
+        // Followed by an empty final block, it is a complete stream that inflates to the data.
+        var member = GzipHeader(fileName: nil, modificationTime: 0, level: 6).encoded() + block.bytes + [0x03, 0x00]
+        member += GzipTrailer(crc: block.crc, inputLength: UInt64(data.count)).encoded()
+        try SystemGzip.expectValid(member, original: data)
     }
 
-    @Test func reuseDoesNotLeakStateBetweenBlocks() throws {
-        let compressor = try BlockCompressor(level: 6)
+    @Test(arguments: EngineCase.allCases)
+    func reuseDoesNotLeakStateBetweenBlocks(engine: EngineCase) throws {
+        let compressor = try engine.compressor()
         let first = DataKind.text.bytes(count: 50_000, seed: 1)
         let second = DataKind.random.bytes(count: 50_000, seed: 2)
         let dictionary = DataKind.text.bytes(count: 32_768, seed: 3)
@@ -39,30 +48,33 @@ struct BlockCompressorTests {
         _ = try compress(second, dictionary: [], isLast: true, with: compressor)
         let after = try compress(first, dictionary: dictionary, isLast: false, with: compressor)
         #expect(before == after)
-        #expect(before == (try compress(first, dictionary: dictionary, isLast: false, level: 6)))
+        #expect(before == (try compress(first, dictionary: dictionary, isLast: false, with: engine.compressor())))
     }
 
-    @Test func onlyTheLast32KiBOfALongDictionaryCount() throws {
+    @Test(arguments: EngineCase.representative)
+    func onlyTheLast32KiBOfALongDictionaryCount(engine: EngineCase) throws {
         let data = DataKind.text.bytes(count: 40_000, seed: 4)
         let long = DataKind.text.bytes(count: 100_000, seed: 5)
-        let fromLong = try compress(data, dictionary: long, isLast: true, level: 6)
-        let fromTail = try compress(data, dictionary: Array(long.suffix(32_768)), isLast: true, level: 6)
+        let fromLong = try compress(data, dictionary: long, isLast: true, with: engine.compressor())
+        let fromTail = try compress(data, dictionary: Array(long.suffix(32_768)), isLast: true, with: engine.compressor())
         #expect(fromLong == fromTail)
     }
 
-    @Test func dictionaryShrinksABlockThatRepeatsIt() throws {
+    @Test(arguments: EngineCase.allCases.filter { $0.usesDictionary && $0.level > 0 })
+    func dictionaryShrinksABlockThatRepeatsIt(engine: EngineCase) throws {
         let previous = DataKind.random.bytes(count: 32_768, seed: 6)
         // Incompressible except via the dictionary; the suffix keeps match distances (20 000)
         // inside zlib's usable window (32 KiB minus its 262-byte lookahead).
         let block = Array(previous.suffix(20_000))
-        let without = try compress(block, dictionary: [], isLast: true, level: 6)
-        let with = try compress(block, dictionary: previous, isLast: true, level: 6)
+        let without = try compress(block, dictionary: [], isLast: true, with: engine.compressor())
+        let with = try compress(block, dictionary: previous, isLast: true, with: engine.compressor())
         #expect(with.bytes.count * 10 < without.bytes.count)
     }
 
     /// Workers compress blocks concurrently, each task with its own compressor; the member
     /// assembled from their results must match the sequential one byte for byte.
-    @Test func concurrentPerTaskCompressorsMatchSequential() async throws {
+    @Test(arguments: EngineCase.representative)
+    func concurrentPerTaskCompressorsMatchSequential(engine: EngineCase) async throws {
         let data = DataKind.text.bytes(count: 600_000, seed: 7)
         let layout = BlockLayout(fileSize: UInt64(data.count), blockSize: 65_536)
         let header = GzipHeader(fileName: Array("c.txt".utf8), modificationTime: 42, level: 6)
@@ -70,7 +82,7 @@ struct BlockCompressorTests {
         let blocks = try await withThrowingTaskGroup(of: (Int, CompressedBlock).self) { group in
             for index in 0..<layout.count {
                 group.addTask {
-                    let compressor = try BlockCompressor(level: 6)
+                    let compressor = try engine.compressor()
                     let range = Int(layout.range(of: index).lowerBound)..<Int(layout.range(of: index).upperBound)
                     let dictionaryRange = layout.dictionaryRange(of: index)
                     let dictionary = Array(data[Int(dictionaryRange.lowerBound)..<Int(dictionaryRange.upperBound)])
@@ -94,18 +106,13 @@ struct BlockCompressorTests {
             checksum.append(crc: block.crc, length: block.rawLength)
         }
         member += checksum.trailer.encoded()
-        #expect(member == (try GzipMember.compress(data, blockSize: 65_536, level: 6, header: header)))
+        #expect(member == (try GzipMember.compress(data, blockSize: 65_536, setting: engine.setting(), header: header)))
         try SystemGzip.expectValid(member, original: data)
     }
 }
 
-private func compress(_ block: [UInt8], dictionary: [UInt8], isLast: Bool,
-                      level: Int) throws -> CompressedBlock {
-    try compress(block, dictionary: dictionary, isLast: isLast, with: BlockCompressor(level: level))
-}
-
-private func compress(_ block: [UInt8], dictionary: [UInt8], isLast: Bool,
-                      with compressor: BlockCompressor) throws -> CompressedBlock {
+func compress(_ block: [UInt8], dictionary: [UInt8], isLast: Bool,
+              with compressor: BlockCompressor) throws -> CompressedBlock {
     try block.withUnsafeBytes { block in
         try dictionary.withUnsafeBytes { dictionary in
             try compressor.compress(block, dictionary: dictionary, isLast: isLast)

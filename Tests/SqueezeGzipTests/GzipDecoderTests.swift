@@ -10,7 +10,7 @@ struct GzipDecoderTests {
         let second = DataKind.random.bytes(count: 1_000, seed: 2)
         let empty: [UInt8] = []
         let stream = try [first, empty, second].flatMap {
-            try GzipMember.compress($0, blockSize: 65_536, level: 6, header: Self.header)
+            try GzipMember.compress($0, blockSize: 65_536, setting: LevelTable.setting(forLevel: 6), header: Self.header)
         }
         #expect(try GzipDecoder.decompress(stream) == first + second)
     }
@@ -28,14 +28,14 @@ struct GzipDecoderTests {
 
     @Test func corruptCRCIsADataError() throws {
         var member = try GzipMember.compress(DataKind.text.bytes(count: 5_000), blockSize: 65_536,
-                                             level: 6, header: Self.header)
+                                             setting: LevelTable.setting(forLevel: 6), header: Self.header)
         member[member.count - 8] ^= 0xFF  // first CRC byte of the trailer
         expectZlibError(code: -3) { _ = try GzipDecoder.decompress(member) }  // Z_DATA_ERROR
     }
 
     @Test func truncatedStreamIsABufferError() throws {
         let member = try GzipMember.compress(DataKind.text.bytes(count: 5_000), blockSize: 65_536,
-                                             level: 6, header: Self.header)
+                                             setting: LevelTable.setting(forLevel: 6), header: Self.header)
         expectZlibError(code: -5) { _ = try GzipDecoder.decompress(Array(member.dropLast(3))) }
         expectZlibError(code: -5) { _ = try GzipDecoder.decompress([]) }  // Z_BUF_ERROR
     }

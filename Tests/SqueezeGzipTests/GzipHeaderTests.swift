@@ -32,7 +32,7 @@ struct GzipHeaderTests {
     @Test func systemGzipAcceptsARawByteName() throws {
         let data = DataKind.text.bytes(count: 5_000)
         let header = GzipHeader(fileName: Self.rawName, modificationTime: 1_700_000_000, level: 9)
-        let member = try GzipMember.compress(data, blockSize: 65_536, level: 9, header: header)
+        let member = try GzipMember.compress(data, blockSize: 65_536, setting: LevelTable.setting(forLevel: 9), header: header)
         try SystemGzip.expectValid(member, original: data)
     }
 }

@@ -1,3 +1,4 @@
+import SqueezeGzip
 import SqueezeProtocol
 
 /// Sample messages for every message type, and helpers to build frames by hand.
@@ -54,15 +55,21 @@ enum Fixtures {
 
     /// An item with several blocks: no dictionary, a full 32 KiB dictionary, an empty block,
     /// a dictionary with no data, and last flags both ways.
-    static let multiBlockWork = WorkAssignment(jobID: 7, itemID: 42, level: 6, blocks: [
+    /// A setting; the fixtures only use valid ones.
+    static func setting(_ engine: CompressionEngine, _ level: Int) -> EngineSetting {
+        guard let setting = try? EngineSetting(engine: engine, level: level) else { fatalError("bad fixture setting") }
+        return setting
+    }
+
+    static let multiBlockWork = WorkAssignment(jobID: 7, itemID: 42, setting: setting(.libdeflate, 6), blocks: [
         WorkBlock(file: 0, index: 0, dictionaryLength: 0, isLast: false, bytes: bytes(1_000)),
         WorkBlock(file: 0, index: 1, dictionaryLength: 32_768, isLast: true, bytes: bytes(32_768 + 500, seed: 9)),
         WorkBlock(file: 1, index: 0, dictionaryLength: 0, isLast: true, bytes: []),
         WorkBlock(file: 2, index: 3, dictionaryLength: 100, isLast: true, bytes: bytes(100, seed: 3)),
         WorkBlock(file: UInt32.max, index: UInt32.max, dictionaryLength: 7, isLast: false, bytes: bytes(20, seed: 200)),
     ])
-    static let emptyWork = WorkAssignment(jobID: 0, itemID: 0, level: 0, blocks: [])
-    static let level9Work = WorkAssignment(jobID: UInt64.max, itemID: UInt64.max, level: 9, blocks: [
+    static let emptyWork = WorkAssignment(jobID: 0, itemID: 0, setting: setting(.zlib, 0), blocks: [])
+    static let level9Work = WorkAssignment(jobID: UInt64.max, itemID: UInt64.max, setting: setting(.isal, 3), blocks: [
         WorkBlock(file: 5, index: 0, dictionaryLength: 0, isLast: true, bytes: [0x42]),
     ])
 
@@ -108,7 +115,7 @@ enum Fixtures {
 
     /// A valid header frame for `type`.
     static func header(_ type: MessageType, correlation: UInt64 = 0) -> [UInt8] {
-        var frame: [UInt8] = [0x53, 0x51, 1, type.rawValue]
+        var frame: [UInt8] = [0x53, 0x51, 2, type.rawValue]
         frame.appendLE(correlation)
         frame.appendLE(UInt32(0))
         return frame
@@ -124,10 +131,11 @@ enum Fixtures {
     }
 
     /// A work table built byte by byte, independent of the codec.
-    static func workTable(job: UInt64 = 7, item: UInt64 = 42, level: UInt8 = 6, count: UInt32? = nil, entries: [WorkEntry]) -> [UInt8] {
+    static func workTable(job: UInt64 = 7, item: UInt64 = 42, engine: UInt8 = 1, level: UInt8 = 6, count: UInt32? = nil, entries: [WorkEntry]) -> [UInt8] {
         var table: [UInt8] = []
         table.appendLE(job)
         table.appendLE(item)
+        table.append(engine)
         table.append(level)
         table.appendLE(count ?? UInt32(entries.count))
         for entry in entries {

@@ -45,7 +45,7 @@ struct HostileInputTests {
     }
 
     @Test func unsupportedVersion() {
-        for version: UInt8 in [0, 2, 3, 0x80, 0xFF] {
+        for version: UInt8 in [0, 1, 3, 0x80, 0xFF] {
             var frame = Fixtures.header(.heartbeat)
             frame[2] = version
             #expect(decodeError([frame]) == .unsupportedVersion(version))
@@ -177,14 +177,22 @@ struct HostileInputTests {
         }
     }
 
-    @Test func levelAbove9() {
-        for level: UInt8 in [10, 11, 0x80, 0xFF] {
-            let table = Fixtures.workTable(level: level, entries: [Fixtures.WorkEntry(data: 1)])
-            #expect(decodeError([Fixtures.header(.work), table, [0]]) == .malformed("level \(level) outside 0-9"))
+    @Test(arguments: [(UInt8(0), "zlib", 9), (1, "libdeflate", 12), (2, "isal", 3)])
+    func levelOutsideTheEnginesRange(engine: UInt8, name: String, top: Int) {
+        for level in [UInt8(top + 1), UInt8(top + 2), 0x80, 0xFF] {
+            let table = Fixtures.workTable(engine: engine, level: level, entries: [Fixtures.WorkEntry(data: 1)])
+            #expect(decodeError([Fixtures.header(.work), table, [0]]) == .malformed("level \(level) outside \(name)'s 0-\(top)"))
         }
-        for level: UInt8 in 0...9 {
-            let table = Fixtures.workTable(level: level, entries: [Fixtures.WorkEntry(data: 1)])
+        for level in 0...UInt8(top) {
+            let table = Fixtures.workTable(engine: engine, level: level, entries: [Fixtures.WorkEntry(data: 1)])
             #expect(decodeError([Fixtures.header(.work), table, [0]]) == nil)
+        }
+    }
+
+    @Test func unknownEngine() {
+        for engine: UInt8 in [3, 4, 0x80, 0xFF] {
+            let table = Fixtures.workTable(engine: engine, level: 1, entries: [Fixtures.WorkEntry(data: 1)])
+            #expect(decodeError([Fixtures.header(.work), table, [0]]) == .malformed("unknown engine \(engine)"))
         }
     }
 

@@ -46,7 +46,7 @@ struct RoundTripTests {
 
     @Test func headerLayout() throws {
         let frame = MessageHeader(type: .submit, correlation: 0x1122_3344_5566_7788).encoded()
-        #expect(frame == [0x53, 0x51, 0x01, 20, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0])
+        #expect(frame == [0x53, 0x51, 0x02, 20, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0])
         let header = try MessageHeader(decoding: frame)
         #expect(header == MessageHeader(type: .submit, correlation: 0x1122_3344_5566_7788))
     }
@@ -65,8 +65,8 @@ struct RoundTripTests {
                 data: UInt32($0.dataLength), last: $0.isLast ? 1 : 0
             )
         }
-        let table = Fixtures.workTable(job: 7, item: 42, level: 6, entries: entries)
-        #expect(table.count == 21 + 17 * entries.count)
+        let table = Fixtures.workTable(job: 7, item: 42, engine: 1, level: 6, entries: entries)
+        #expect(table.count == 22 + 17 * entries.count)
         #expect(frames[1] == table)
         #expect(Array(frames[2...]) == Fixtures.multiBlockWork.blocks.map(\.bytes))
     }
@@ -106,7 +106,7 @@ struct RoundTripTests {
             file: 0, index: 0, dictionaryLength: ProtocolLimits.maxDictionarySize, isLast: true,
             bytes: [UInt8](repeating: 0xA5, count: ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize)
         )
-        let work = WireMessage.work(WorkAssignment(jobID: 1, itemID: 1, level: 1, blocks: [big]))
+        let work = WireMessage.work(WorkAssignment(jobID: 1, itemID: 1, setting: Fixtures.setting(.isal, 3), blocks: [big]))
         #expect(try WireCodec.decode(WireCodec.encode(work)).message == work)
         let result = WireMessage.result(WorkResult(jobID: 1, itemID: 1, blocks: [
             ResultBlock(crc: 1, rawLength: ProtocolLimits.maxBlockSize, bytes: [1, 2, 3]),
@@ -118,7 +118,7 @@ struct RoundTripTests {
         let blocks = (0..<ProtocolLimits.maxBlocksPerItem).map {
             WorkBlock(file: UInt32($0), index: 0, dictionaryLength: 0, isLast: true, bytes: [UInt8(truncatingIfNeeded: $0)])
         }
-        let work = WireMessage.work(WorkAssignment(jobID: 3, itemID: 4, level: 9, blocks: blocks))
+        let work = WireMessage.work(WorkAssignment(jobID: 3, itemID: 4, setting: Fixtures.setting(.libdeflate, 9), blocks: blocks))
         let frames = WireCodec.encode(work)
         #expect(frames.count == 2 + ProtocolLimits.maxBlocksPerItem)
         #expect(try WireCodec.decode(frames).message == work)

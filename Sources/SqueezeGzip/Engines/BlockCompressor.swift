@@ -1,42 +1,25 @@
-import CZlib
-
-/// A reusable raw-deflate stream for one compression slot.
+/// Compresses blocks for one compression slot with one engine setting.
 ///
-/// Not thread-safe: create one per worker slot / task. The zlib stream is initialised once
-/// and `deflateReset` between blocks, so output depends only on the block, its dictionary,
-/// the level and `isLast` — never on what the compressor did before.
+/// Not thread-safe: create one per worker slot. The engine's stream is set up once and reset
+/// between blocks, and the output buffer is reused, so a block costs no fresh allocation
+/// beyond its result; the bytes depend only on the block, its dictionary, the setting and
+/// `isLast`, never on what the compressor did before.
 public final class BlockCompressor {
-    /// The deflate level, 0...9.
-    public let level: Int
+    /// The engine and its level.
+    public let setting: EngineSetting
+    private let encoder: any BlockEncoder
+    /// Reused output space, grown to the largest block seen.
+    private var scratch: [UInt8] = []
 
-    // Heap-allocated because zlib's state keeps a back pointer to the z_stream and
-    // rejects it (Z_STREAM_ERROR) if the struct ever moves.
-    private let stream: UnsafeMutablePointer<z_stream>
-
-    /// Opens a raw deflate stream (windowBits -15, memLevel 8, default strategy) at `level` (0...9).
-    /// - Throws: `ZlibError` (`deflateInit2`) for a level outside 0...9 or if zlib fails.
-    public init(level: Int) throws {
-        guard (0...9).contains(level) else {
-            throw ZlibError(operation: "deflateInit2", code: Z_STREAM_ERROR,
-                            message: "level \(level) is outside 0...9")
+    /// A compressor for `setting`.
+    /// - Throws: `ZlibError` or `EngineError` when the engine cannot be set up.
+    public init(setting: EngineSetting) throws {
+        self.setting = setting
+        switch setting.engine {
+        case .zlib: encoder = try ZlibEncoder(level: setting.level)
+        case .libdeflate: encoder = try LibdeflateEncoder(level: setting.level)
+        case .isal: encoder = try ISALEncoder(level: setting.level)
         }
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())  // zalloc/zfree/opaque nil: zlib's default allocator
-        let status = squeeze_deflateInit2(stream, Int32(level), -15, 8, Z_DEFAULT_STRATEGY)
-        guard status == Z_OK else {
-            let error = ZlibError(operation: "deflateInit2", code: status, stream: stream)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw error
-        }
-        self.level = level
-        self.stream = stream
-    }
-
-    deinit {
-        deflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
     }
 
     /// Compresses one block and computes its CRC-32.
@@ -44,84 +27,14 @@ public final class BlockCompressor {
     /// - Parameters:
     ///   - block: the block's input bytes.
     ///   - dictionary: up to the last 32 KiB of input before this block (empty for the first
-    ///     block); if longer, only its last 32 KiB are used.
-    ///   - isLast: ends the deflate stream (`Z_FINISH`) instead of a byte-aligned, non-final
-    ///     `Z_SYNC_FLUSH`.
-    /// - Throws: `ZlibError` naming the failing zlib call.
+    ///     block); if longer, only its last 32 KiB are used. libdeflate does not use it.
+    ///   - isLast: ends the deflate stream with a final block instead of a byte-aligned,
+    ///     non-final ending (an empty stored block).
+    /// - Throws: `ZlibError` or `EngineError` naming the failing call.
     public func compress(_ block: UnsafeRawBufferPointer, dictionary: UnsafeRawBufferPointer,
                          isLast: Bool) throws -> CompressedBlock {
-        // Reset first so a block that failed earlier cannot leak state into this one.
-        let resetStatus = deflateReset(stream)
-        guard resetStatus == Z_OK else {
-            throw ZlibError(operation: "deflateReset", code: resetStatus, stream: stream)
-        }
-        try setDictionary(dictionary)
-
-        var output = [UInt8](repeating: 0, count: initialOutputCapacity(for: block.count))
-        var produced = 0
-        var consumed = 0
-        // avail_in is 32-bit, so feed very large blocks in pieces; only the final piece flushes.
-        repeat {
-            let piece = min(block.count - consumed, Int(UInt32.max))
-            let isFinalPiece = consumed + piece == block.count
-            let flush = isFinalPiece ? (isLast ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH
-            stream.pointee.next_in = block.baseAddress.map {
-                UnsafeMutableRawPointer(mutating: $0 + consumed).assumingMemoryBound(to: Bytef.self)
-            }
-            stream.pointee.avail_in = uInt(piece)
-
-            // zlib's contract: keep calling while it fills the output completely; once it
-            // leaves space, all input is consumed and the requested flush is written.
-            var status: Int32
-            repeat {
-                if produced == output.count {
-                    output.append(contentsOf: repeatElement(0, count: max(output.count, 1024)))
-                }
-                status = output.withUnsafeMutableBytes { out -> Int32 in
-                    stream.pointee.next_out = out.baseAddress.map {
-                        ($0 + produced).assumingMemoryBound(to: Bytef.self)
-                    }
-                    stream.pointee.avail_out = uInt(min(out.count - produced, Int(UInt32.max)))
-                    let before = stream.pointee.avail_out
-                    let status = deflate(stream, flush)
-                    produced += Int(before - stream.pointee.avail_out)
-                    return status
-                }
-                // Z_BUF_ERROR only means "no progress possible" and is not fatal here.
-                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                    throw ZlibError(operation: "deflate", code: status, stream: stream)
-                }
-            } while stream.pointee.avail_out == 0
-
-            guard stream.pointee.avail_in == 0, !(flush == Z_FINISH && status != Z_STREAM_END) else {
-                throw ZlibError(operation: "deflate", code: status,
-                                message: "stream did not finish the block")
-            }
-            consumed += piece
-        } while consumed < block.count
-
-        // The pointers refer to caller memory that is only valid during this call.
-        stream.pointee.next_in = nil
-        stream.pointee.next_out = nil
-        output.removeSubrange(produced...)
-        return CompressedBlock(bytes: output, crc: CRC32.checksum(block), rawLength: block.count)
-    }
-
-    private func setDictionary(_ dictionary: UnsafeRawBufferPointer) throws {
-        let window = dictionary.suffix(BlockLayout.dictionarySize)
-        guard let base = UnsafeRawBufferPointer(rebasing: window).baseAddress, !window.isEmpty else {
-            return
-        }
-        let status = deflateSetDictionary(stream, base.assumingMemoryBound(to: Bytef.self),
-                                          uInt(window.count))
-        guard status == Z_OK else {
-            throw ZlibError(operation: "deflateSetDictionary", code: status, stream: stream)
-        }
-    }
-
-    /// deflateBound covers a finished stream; the slack covers the sync-flush marker
-    /// (an empty stored block, up to 5 bytes), so one deflate call is normally enough.
-    private func initialOutputCapacity(for inputLength: Int) -> Int {
-        Int(deflateBound(stream, uLong(inputLength))) + 64
+        let window = UnsafeRawBufferPointer(rebasing: dictionary.suffix(BlockLayout.dictionarySize))
+        let length = try encoder.encode(block, dictionary: window, isLast: isLast, into: &scratch)
+        return CompressedBlock(bytes: Array(scratch[..<length]), crc: CRC32.checksum(block), rawLength: block.count)
     }
 }
