@@ -24,9 +24,12 @@ typedef struct {
 } bit_reader;
 
 /// A canonical Huffman code: a fast table for codes up to FAST_BITS, and the per-length
-/// counts and sorted symbols for the rest (puff's method).
+/// counts and sorted symbols for the rest (puff's method). A fast entry is
+/// (symbol << 10) | (skip << 4) | length, where skip is the code's length plus the extra bits
+/// that follow its symbol: the walk never needs the extra bits' values, only their count.
+/// 0 means "not a short code".
 typedef struct {
-    uint16_t fast[1u << FAST_BITS];  // (symbol << 4) | length; 0 = not a short code
+    uint32_t fast[1u << FAST_BITS];
     uint16_t counts[MAX_BITS + 1];
     uint16_t symbols[MAX_LITLEN];
 } huffman;
@@ -92,10 +95,20 @@ static inline uint32_t reverse_bits(uint32_t code, unsigned length) {
     return reversed;
 }
 
-/// Builds the code for `n` symbols with `lengths`. Returns -1 for an over-subscribed set;
-/// incomplete codes are allowed (deflate permits a single distance code), and a symbol that
-/// falls in their gap is reported as an error when decoded.
-static int build(huffman *h, const uint8_t *lengths, unsigned n) {
+/// Extra bits after each literal/length symbol (0 for literals and end-of-block; invalid
+/// symbols 286 and 287 get none, and are refused when decoded).
+static unsigned litlen_extra(unsigned symbol) {
+    return symbol >= 257 && symbol < 257 + 29 ? length_extra[symbol - 257] : 0;
+}
+
+static unsigned dist_extra(unsigned symbol) {
+    return symbol < 30 ? distance_extra[symbol] : 0;
+}
+
+/// Builds the code for `n` symbols with `lengths`; `extra` gives each symbol's extra bits.
+/// Returns -1 for an over-subscribed set; incomplete codes are allowed (deflate permits a
+/// single distance code), and a symbol that falls in their gap is reported when decoded.
+static int build(huffman *h, const uint8_t *lengths, unsigned n, unsigned (*extra)(unsigned)) {
     memset(h->counts, 0, sizeof h->counts);
     memset(h->fast, 0, sizeof h->fast);
     for (unsigned s = 0; s < n; s++) h->counts[lengths[s]]++;
@@ -123,8 +136,9 @@ static int build(huffman *h, const uint8_t *lengths, unsigned n) {
         uint32_t assigned = next_code[len]++;
         if (len <= FAST_BITS) {
             uint32_t reversed = reverse_bits(assigned, len);
+            uint32_t skip = len + (extra ? extra(s) : 0);
             for (uint32_t fill = reversed; fill < (1u << FAST_BITS); fill += 1u << len)
-                h->fast[fill] = (uint16_t)((s << 4) | len);
+                h->fast[fill] = (s << 10) | (skip << 4) | len;
         }
     }
     return 0;
@@ -133,12 +147,12 @@ static int build(huffman *h, const uint8_t *lengths, unsigned n) {
 /// Decodes one symbol; -1 on a code outside the table or past the end of the input.
 static inline int decode(bit_reader *r, const huffman *h) {
     if (r->count < MAX_BITS) refill(r);
-    uint16_t entry = h->fast[peek(r, FAST_BITS)];
+    uint32_t entry = h->fast[peek(r, FAST_BITS)];
     if (entry != 0) {
         unsigned len = entry & 15;
         if (len > r->count) return -1;
         drop(r, len);
-        return entry >> 4;
+        return (int)(entry >> 10);
     }
     // Canonical decoding, one bit at a time (codes are sent most significant bit first).
     int code = 0, first = 0, index = 0;
@@ -166,7 +180,7 @@ static int read_dynamic_tables(bit_reader *r, huffman *litlen, huffman *dist) {
     for (unsigned i = 0; i < ncode; i++) lengths[code_length_order[i]] = (uint8_t)take(r, 3);
     if (r->overrun) return -1;
     huffman code_lengths;
-    if (build(&code_lengths, lengths, 19) != 0) return -1;
+    if (build(&code_lengths, lengths, 19, NULL) != 0) return -1;
     unsigned i = 0;
     while (i < nlen + ndist) {
         int symbol = decode(r, &code_lengths);
@@ -190,8 +204,8 @@ static int read_dynamic_tables(bit_reader *r, huffman *litlen, huffman *dist) {
         while (repeat--) lengths[i++] = value;
     }
     if (lengths[256] == 0) return -1;  // no end-of-block code: the block could never end
-    if (build(litlen, lengths, nlen) != 0) return -1;
-    if (build(dist, lengths + nlen, ndist) != 0) return -1;
+    if (build(litlen, lengths, nlen, litlen_extra) != 0) return -1;
+    if (build(dist, lengths + nlen, ndist, dist_extra) != 0) return -1;
     return 0;
 }
 
@@ -202,14 +216,39 @@ static void fixed_tables(huffman *litlen, huffman *dist) {
     for (; s < 256; s++) lengths[s] = 9;
     for (; s < 280; s++) lengths[s] = 7;
     for (; s < 288; s++) lengths[s] = 8;
-    build(litlen, lengths, 288);
+    build(litlen, lengths, 288, litlen_extra);
     for (s = 0; s < 30; s++) lengths[s] = 5;
-    build(dist, lengths, 30);
+    build(dist, lengths, 30, dist_extra);
 }
 
 /// Skips the symbols of one Huffman block up to and including its end-of-block code.
 static int skip_symbols(bit_reader *r, const huffman *litlen, const huffman *dist) {
     for (;;) {
+        // Fast path: with 48 bits at hand a whole literal, or a length and its distance with
+        // their extra bits, are in the buffer, and short codes drop code and extras at once.
+        if (r->count < 48) refill(r);
+        if (r->count >= 48) {
+            uint32_t entry = litlen->fast[peek(r, FAST_BITS)];
+            if (entry != 0) {
+                unsigned symbol = entry >> 10;
+                if (symbol < 256) {
+                    drop(r, entry & 15);
+                    continue;
+                }
+                if (symbol == 256) {
+                    drop(r, entry & 15);
+                    return 0;
+                }
+                if (symbol >= 257 + 29) return -1;
+                uint32_t distance = dist->fast[peek(r, FAST_BITS + ((entry >> 4) & 63)) >> ((entry >> 4) & 63)];
+                if (distance != 0) {
+                    if ((distance >> 10) >= 30) return -1;
+                    drop(r, ((entry >> 4) & 63) + ((distance >> 4) & 63));
+                    continue;
+                }
+            }
+        }
+        // Near the end of the input, or a long code: one step at a time.
         int symbol = decode(r, litlen);
         if (symbol < 0) return -1;
         if (symbol < 256) continue;
