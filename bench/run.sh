@@ -168,6 +168,15 @@ find "$mixed" "$small" -type f -print0 | xargs -0 cat > /dev/null
 echo "bench: $runs run(s), interleaved" >&2
 for run in $(seq "$runs"); do
   echo "bench: run $run/$runs" >&2
+  # --- the mixed corpus as one file: the engine against pigz, default level and level 1 ---
+  for level in 6 1; do
+    next_out; mkdir -p "$out"
+    timed "gzip -$level (one stream)" file "$out/mixed.gz" -- bash -c "gzip -$level -c '$cat_file' > '$out/mixed.gz'"
+    next_out; mkdir -p "$out"
+    timed "pigz -$level -p 2 (one stream)" file "$out/mixed.gz" -- bash -c "pigz -$level -p 2 -c '$cat_file' > '$out/mixed.gz'"
+    next_out
+    timed "squeeze compress --level $level (one file)" file "$out" -- "$bin" compress "$cat_file" -o "$out" --level "$level"
+  done
   # --- mixed corpus ---
   next_out; mkdir -p "$out"
   timed "gzip -6 (one stream)" mixed "$out/mixed.gz" -- bash -c "gzip -6 -c '$cat_file' > '$out/mixed.gz'"
@@ -192,6 +201,49 @@ for run in $(seq "$runs"); do
   cluster "routing ceiling (cluster, --level 0)" mixed "$mixed" 0 "$shm"
 done
 
+# The level table: every level 1-9 against gzip and pigz at the same level, one run. On a
+# sample of the mixed corpus (every fourth MiB of mixed.cat) and on the small tree, per file.
+echo "bench: level table" >&2
+sample=$work/mixed.sample
+python3 - "$cat_file" "$sample" <<'PY'
+import sys
+src, dst = sys.argv[1], sys.argv[2]
+with open(src, "rb") as i, open(dst, "wb") as o:
+    n = 0
+    while chunk := i.read(1 << 20):
+        if n % 4 == 0: o.write(chunk)
+        n += 1
+PY
+levels=$work/levels.tsv
+: > "$levels"
+for level in 1 2 3 4 5 6 7 8 9; do
+  for tool in gzip pigz squeeze; do
+    next_out; mkdir -p "$out"
+    start=$(now)
+    case $tool in
+      gzip) gzip -$level -n -c "$sample" > "$out/s.gz" ;;
+      pigz) pigz -$level -n -p 2 -c "$sample" > "$out/s.gz" ;;
+      squeeze) "$bin" compress "$sample" -o "$out" --level "$level" --json > "$work/levels.json"
+               engine=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline()).get("engine", "?"))' "$work/levels.json") ;;
+    esac
+    end=$(now)
+    size=$(find "$out" -name '*.gz' -printf '%s\n' | awk '{s+=$1} END {print s+0}')
+    printf 'sample\t%s\t%s\t%s\t%s\t%s\n' "$level" "$tool" "$(elapsed "$start" "$end")" "$size" "${engine:--}" >> "$levels"
+    engine=""
+  done
+  fresh_copy "$small"
+  start=$(now)
+  (cd "$copy" && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -$level -k -f) || [[ $? -eq 123 ]]
+  end=$(now)
+  printf 'small\t%s\tgzip\t%s\t%s\t-\n' "$level" "$(elapsed "$start" "$end")" "$(gz_bytes "$copy")" >> "$levels"
+  next_out
+  start=$(now)
+  "$bin" compress "$small" -o "$out" --level "$level" > /dev/null
+  end=$(now)
+  printf 'small\t%s\tsqueeze\t%s\t%s\t-\n' "$level" "$(elapsed "$start" "$end")" "$(gz_bytes "$out")" >> "$levels"
+done
+sample_bytes=$(stat -c %s "$sample")
+
 # Memory on a folder of several GiB: the mixed corpus six times over (hard links, so no disk
 # space), one cluster run at level 6; what matters is peak RSS, which must not grow with the folder.
 if [[ -z $quick ]]; then
@@ -207,9 +259,9 @@ small_bytes=$(bytes_of "$small")
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 versions="$(gzip --version | head -1); $(pigz --version 2>&1 | head -1); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
 
-table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" <<'PY'
+table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" <<'PY'
 import sys, statistics, collections
-path, mixed_bytes, small_bytes, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+path, mixed_bytes, small_bytes, runs, file_bytes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 rows = collections.OrderedDict()
 for line in open(path):
     name, corpus, seconds, size, rss_c, rss_w, cpu_c = line.rstrip("\n").split("\t")
@@ -218,23 +270,38 @@ for line in open(path):
     row["t"].append(float(seconds))
     if rss_c != "-": row["rss_c"].append(int(rss_c))
     if rss_w != "-": row["rss_w"].append(int(rss_w))
-corpus_bytes = {"mixed": mixed_bytes, "small": small_bytes, "large": mixed_bytes * 6}
+corpus_bytes = {"file": file_bytes, "mixed": mixed_bytes, "small": small_bytes, "large": mixed_bytes * 6}
 def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
 ref = {
+    "file": median(("file", "pigz -6 -p 2 (one stream)")),
     "mixed": median(("mixed", "pigz -6 -p 2 (one stream)")),
     "small": median(("small", "pigz -6 -p 2 -r (per file)")),
     "large": None,
 }
-xargs = {c: median((c, "xargs -P 2 gzip -6 (per file)")) for c in ("mixed", "small", "large")}
+xargs = {c: median((c, "xargs -P 2 gzip -6 (per file)")) for c in ("file", "mixed", "small", "large")}
 gzip_size = {c: rows.get((c, "xargs -P 2 gzip -6 (per file)"), {}).get("size") for c in ("mixed", "small")}
 gzip_size["large"] = gzip_size["mixed"] * 6 if gzip_size["mixed"] else None
 stream = rows.get(("mixed", "gzip -6 (one stream)"), {}).get("size")
 out = []
 out.append("| corpus | tool | median s | MB/s | vs pigz | vs xargs-gzip | output bytes | size vs per-file gzip -6 | peak RSS |")
 out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+def level_of(name):
+    for level in range(10):
+        if f"-{level} " in name + " " or f"--level {level} " in name + " ": return level
+    return 6
 for (corpus, name), row in rows.items():
     t = statistics.median(row["t"])
     mbs = corpus_bytes[corpus] / t / 1e6
+    if corpus == "file":
+        # The one-file rows compare like with like: the same level of pigz and gzip.
+        level = level_of(name)
+        pigz_t = median(("file", f"pigz -{level} -p 2 (one stream)"))
+        same_level_gzip = rows.get(("file", f"gzip -{level} (one stream)"), {}).get("size")
+        vs_pigz = f"{pigz_t / t:.2f}x" if pigz_t else "-"
+        rel = f"{(row['size'] / same_level_gzip - 1) * 100:+.2f}% vs gzip -{level}" if same_level_gzip else "-"
+        rss = f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else ""
+        out.append(f"| {corpus} | {name} | {t:.2f} | {mbs:.1f} | {vs_pigz} | - | {row['size']:,} | {rel} | {rss} |")
+        continue
     vs_pigz = f"{ref[corpus] / t:.2f}x" if ref[corpus] else "-"
     vs_xargs = f"{xargs[corpus] / t:.2f}x" if xargs[corpus] else "-"
     size = row["size"]
@@ -266,6 +333,25 @@ print("\n".join(out))
 PY
 )
 
+level_table=$(python3 - "$levels" "$sample_bytes" "$small_bytes" <<'PY'
+import sys, collections
+path, sample_bytes, small_bytes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+r = collections.defaultdict(dict)
+for line in open(path):
+    corpus, level, tool, seconds, size, engine = line.rstrip("\n").split("\t")
+    r[(corpus, int(level))][tool] = (float(seconds), int(size), engine)
+out = ["| level | engine | sample: gzip -N s | pigz -N -p 2 s | squeeze s | squeeze MB/s | vs pigz | vs gzip | size vs gzip -N | small: xargs -P2 gzip -N s | squeeze s | vs xargs | size vs gzip -N |",
+       "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+for level in range(1, 10):
+    s, m = r[("sample", level)], r[("small", level)]
+    (gt, gs, _), (pt, ps, _), (st, ss, engine) = s["gzip"], s["pigz"], s["squeeze"]
+    (xt, xs, _), (qt, qs, _) = m["gzip"], m["squeeze"]
+    out.append(f"| {level} | {engine} | {gt:.2f} | {pt:.2f} | {st:.2f} | {sample_bytes / st / 1e6:.0f} | {pt / st:.2f}x | {gt / st:.2f}x | {(ss / gs - 1) * 100:+.2f}% "
+               f"| {xt:.2f} | {qt:.2f} | {xt / qt:.2f}x | {(qs / xs - 1) * 100:+.2f}% |")
+print("\n".join(out))
+PY
+)
+
 report="# Benchmarks
 
 Produced by \`make bench\` (\`bench/run.sh${quick:+ --quick}\`) on $(date -u +%Y-%m-%d), $runs run(s) per tool, interleaved; medians.
@@ -273,10 +359,18 @@ Produced by \`make bench\` (\`bench/run.sh${quick:+ --quick}\`) on $(date -u +%Y
 - Machine: $machine
 - Tools: $versions
 - Corpora (\`../shared/bench/corpus.sh\`${quick:+ --quick}): mixed $(find "$mixed" -type f | wc -l) files, $mixed_bytes bytes (\`mixed.cat\` is the same bytes as one file, for the single-stream tools); small $(find "$small" -type f | wc -l) files, $small_bytes bytes.
-- Level 6 throughout except the routing-ceiling row. MB/s is input bytes over wall time. \"vs pigz\" is pigz's time over the tool's (above 1 is faster than pigz): on the mixed corpus against \`pigz -6 -p 2\` on \`mixed.cat\`, on the small tree against \`pigz -r\`. Sizes are compared with per-file \`gzip -6\` (what xargs-gzip writes), the same shape of output as squeeze's.
+- The \`file\` rows compress \`mixed.cat\` as one file, at level 6 (the default) and level 1, each against gzip and \`pigz -p 2\` at the same level: the engine's headline. Elsewhere level 6 throughout except the routing-ceiling row. MB/s is input bytes over wall time. \"vs pigz\" is pigz's time over the tool's (above 1 is faster than pigz): on the mixed corpus against \`pigz -6 -p 2\` on \`mixed.cat\`, on the small tree against \`pigz -r\`. Sizes are compared with per-file \`gzip -6\` (what xargs-gzip writes), the same shape of output as squeeze's.
 - The cluster rows time \`squeeze submit\` on a running coordinator with two single-slot workers over TCP loopback; peak RSS is VmHWM of each process.
 
 $table
+
+## Levels
+
+Every level against gzip and pigz at the same level, one run each (a first look, not
+medians): on \`mixed.sample\` (every fourth MiB of \`mixed.cat\`, $(( sample_bytes / 1000000 )) MB) as one file,
+and on the small tree file by file. \"size vs gzip -N\" is the level's promise: at most 0.
+
+$level_table
 "
 echo "$report"
 if [[ -n $write_docs ]]; then
