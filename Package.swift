@@ -86,7 +86,10 @@ let package = Package(
         .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol"]),
         .testTarget(
             name: "SqueezeCoordinatorTests",
-            dependencies: ["SqueezeCoordinator", "SqueezeIO", "SqueezeGzip", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: [
+                "SqueezeCoordinator", "SqueezeIO", "SqueezeGzip", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol"]),
     ],
