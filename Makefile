@@ -31,7 +31,8 @@ test: deps
 # The whole test suite under Thread Sanitizer, with the integration tests driving a TSan-built
 # squeeze (SQUEEZE_BIN), so the cluster and compress tests check the real binary too. Every
 # report from any process goes to a file under TSAN_REPORTS; the target prints them and fails
-# if there is one, or if a test failed. Slow (TSan costs 5-15x), so it is not part of CI.
+# if there is one, or if a test failed. About 5 minutes on this 2-core machine (twice `make test`),
+# so it is not part of CI.
 TSAN_SCRATCH := .build-tsan
 TSAN_REPORTS := $(CURDIR)/$(TSAN_SCRATCH)/reports
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH)
