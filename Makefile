@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config gzip
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test bench bench-quick compose-deps compose-image compose-up compose-down compose-test compose-measure clean
+.PHONY: all deps build release test tsan bench bench-quick compose-deps compose-image compose-up compose-down compose-test compose-measure clean
 
 all: build
 
@@ -27,6 +27,31 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
+
+# The whole test suite under Thread Sanitizer, with the integration tests driving a TSan-built
+# squeeze (SQUEEZE_BIN), so the cluster and compress tests check the real binary too. Every
+# report from any process goes to a file under TSAN_REPORTS; the target prints them and fails
+# if there is one, or if a test failed. About 5 minutes on this 2-core machine (twice `make test`),
+# so it is not part of CI.
+TSAN_SCRATCH := .build-tsan
+TSAN_REPORTS := $(CURDIR)/$(TSAN_SCRATCH)/reports
+TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+
+tsan: deps
+	$(SWIFT) build --build-tests $(TSAN_FLAGS)
+	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
+	@status=0; \
+	SQUEEZE_BIN="$$($(SWIFT) build $(TSAN_FLAGS) --show-bin-path)/squeeze" \
+	TSAN_OPTIONS="log_path=$(TSAN_REPORTS)/tsan halt_on_error=0" \
+	  $(SWIFT) test --skip-build --no-parallel $(TSAN_FLAGS) || status=$$?; \
+	reports=$$(find $(TSAN_REPORTS) -type f -name 'tsan.*' | sort); \
+	if [ -n "$$reports" ]; then \
+	  for f in $$reports; do echo "=== $$f"; cat "$$f"; done; \
+	  echo "tsan: $$(cat $$reports | grep -c '^WARNING: ThreadSanitizer') reports in $$(echo "$$reports" | wc -l) files under $(TSAN_REPORTS)"; \
+	  exit 1; \
+	fi; \
+	if [ $$status -ne 0 ]; then echo "tsan: no reports, but the tests failed (status $$status)"; exit $$status; fi; \
+	echo "tsan: no reports"
 
 # --- compose ------------------------------------------------------------------------------
 # docker compose where a Docker engine runs; otherwise podman + podman-compose (installed by
@@ -82,4 +107,4 @@ bench-quick: deps
 	bash bench/run.sh --quick
 
 clean:
-	rm -rf .build
+	rm -rf .build $(TSAN_SCRATCH)

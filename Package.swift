@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // For NIOConcurrencyHelpers only (a pthread mutex, which Thread Sanitizer understands).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C shims, found through pkg-config.
@@ -40,11 +42,14 @@ let package = Package(
         // Linux calls Swift's Glibc module does not declare (syncfs needs _GNU_SOURCE).
         .target(name: "CSqueezeSystem"),
         // Threads the project owns for blocking disk I/O, and the file operations run on them.
-        .target(name: "SqueezeIO", dependencies: ["CSqueezeSystem", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(
+            name: "SqueezeIO",
+            dependencies: ["CSqueezeSystem", .product(name: "DequeModule", package: "swift-collections"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
         // A safe libzmq wrapper: sockets owned by I/O threads, bridged into async code.
         .target(
             name: "SqueezeZMQ",
-            dependencies: ["CZeroMQ", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["CZeroMQ", .product(name: "DequeModule", package: "swift-collections"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The gzip engine: zlib, libdeflate and ISA-L behind one block protocol, and pigz-style
         // single gzip members built from independently compressed blocks.
@@ -66,6 +71,7 @@ let package = Package(
             dependencies: [
                 "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // The client side of the cluster protocol: submit, follow, cancel, status.
@@ -74,6 +80,7 @@ let package = Package(
             dependencies: [
                 "SqueezeZMQ", "SqueezeProtocol",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // The command-line front end.
@@ -84,12 +91,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "SqueezeGzipTests", dependencies: ["SqueezeGzip", "CSqueezeDeflate"]),
         .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ"]),
         .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol", "SqueezeGzip"]),
-        .testTarget(name: "SqueezeCoordinatorTests", dependencies: ["SqueezeCoordinator", "SqueezeIO", "SqueezeGzip"]),
+        .testTarget(
+            name: "SqueezeCoordinatorTests",
+            dependencies: [
+                "SqueezeCoordinator", "SqueezeIO", "SqueezeGzip", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol"]),
     ],
     swiftLanguageModes: [.v6]

@@ -98,7 +98,8 @@ extension Coordinator {
 
     private func follows(_ job: UInt64, _ peer: [UInt8]) -> Bool {
         guard let record = jobs[job] else { return false }
-        return record.state == .running && record.owner == peer
+        // A cancelled job is still followed until its `finished`, which waits for its writers.
+        return (record.state == .running || discardsPending[job] != nil) && record.owner == peer
     }
 
     private func clientHeard(_ peer: [UInt8]) {

@@ -38,6 +38,9 @@ public actor Coordinator {
     var clientsHeard: [[UInt8]: ContinuousClock.Instant] = [:]
     /// Submissions being served to clients; shutdown waits for their final events to leave.
     var openSubmissions = 0
+    /// Cancelled jobs not yet reported `finished`: how many writer partitions have still to
+    /// remove their temporaries.
+    var discardsPending: [UInt64: Int] = [:]
     /// Malformed or unexpected messages received and dropped.
     public private(set) var malformedMessages = 0
     /// Results dropped because their item was already done or their job had ended.
@@ -204,6 +207,7 @@ public actor Coordinator {
                 case .failure(let failure): await fileFailed(failure.key, reason: failure.reason)
                 }
             }
+            if case .discardJob(let job) = command { await discarded(job) }
         }
         await writer.discardAll()
     }
@@ -302,9 +306,27 @@ public actor Coordinator {
         job.retry.removeAll()
         jobs[id] = job
         dropInFlight(of: id)
-        for sink in writerSinks { sink.yield(.discardJob(id)) }
-        finish(id)
+        // `finished` waits until every writer has removed the job's temporaries: whoever sees
+        // the job end (a client, `compress` about to exit) must not find one left behind.
+        if writerSinks.isEmpty {
+            finish(id)
+        } else {
+            discardsPending[id] = writerSinks.count
+            for sink in writerSinks { sink.yield(.discardJob(id)) }
+        }
         pump()
+    }
+
+    /// A writer partition has removed the temporaries of job `id`; after the last one, a
+    /// cancelled job is reported `finished`.
+    private func discarded(_ id: UInt64) {
+        guard let remaining = discardsPending[id] else { return }  // `stop` already ended it
+        if remaining > 1 {
+            discardsPending[id] = remaining - 1
+        } else {
+            discardsPending.removeValue(forKey: id)
+            finish(id)
+        }
     }
 
     /// Tells the workers holding items of job `id` to drop them, and frees that credit.
@@ -369,13 +391,18 @@ public actor Coordinator {
         shutdownFlag.store(true, ordering: .relaxed)  // also ends a scan in progress
         for id in jobOrder {
             guard var job = jobs[id] else { continue }
-            job.state = .failed
-            job.message = reason
-            jobs[id] = job
-            dropInFlight(of: id)
-            for sink in writerSinks { sink.yield(.discardJob(id)) }
+            // A cancelled job still waiting for its writers ends now, as cancelled; the
+            // writers drain their commands (its discard among them) before `run` returns.
+            if job.state == .running {
+                job.state = .failed
+                job.message = reason
+                jobs[id] = job
+                dropInFlight(of: id)
+                for sink in writerSinks { sink.yield(.discardJob(id)) }
+            }
             finish(id)
         }
+        discardsPending.removeAll()
         dispatchSink?.finish()
         for sink in writerSinks { sink.finish() }
     }

@@ -1,6 +1,6 @@
 import CSqueezeSystem
 import Glibc
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// An output written under a temporary name in its destination folder, made durable and then
 /// renamed into place: the final path holds a complete file or nothing.
@@ -29,7 +29,7 @@ public final class AtomicOutputFile: Sendable {
     public let temporaryPath: BytePath
     /// The device the temporary lives on; one `syncFileSystem` per device covers a batch.
     public let device: UInt64
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     /// Creates the temporary (O_EXCL, mode 0600 until sealed) next to `finalPath`.
     public init(finalPath: BytePath) throws {
@@ -46,7 +46,7 @@ public final class AtomicOutputFile: Sendable {
             throw error
         }
         device = UInt64(info.st_dev)
-        state = Mutex(.open(fd))
+        state = NIOLockedValueBox(.open(fd))
     }
 
     deinit {
@@ -54,7 +54,7 @@ public final class AtomicOutputFile: Sendable {
     }
 
     private func fd(_ operation: String) throws -> Int32 {
-        guard case .open(let fd) = state.withLock({ $0 }) else {
+        guard case .open(let fd) = state.withLockedValue({ $0 }) else {
             throw FileSystemError(operation: operation, path: finalPath.display, errno: EBADF)
         }
         return fd
@@ -88,16 +88,16 @@ public final class AtomicOutputFile: Sendable {
             timespec(tv_sec: time_t(modifiedSeconds), tv_nsec: Int(modifiedNanoseconds)),
         ]
         guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", finalPath.display) }
-        state.withLock { $0 = .sealed(fd) }
+        state.withLockedValue { $0 = .sealed(fd) }
     }
 
     /// Fsyncs a sealed temporary and closes it. On failure the temporary is removed.
     public func sync() throws {
-        guard case .sealed(let fd) = state.withLock({ $0 }) else {
+        guard case .sealed(let fd) = state.withLockedValue({ $0 }) else {
             throw FileSystemError(operation: "fsync", path: finalPath.display, errno: EBADF)
         }
         if fsync(fd) != 0 { throw removingTemporary(FileSystemError.last("fsync", finalPath.display)) }
-        state.withLock { $0 = .synced }
+        state.withLockedValue { $0 = .synced }
         // From here the descriptor is gone, so failures must remove the temporary themselves.
         guard close(fd) == 0 else { throw removingTemporary(FileSystemError.last("close", finalPath.display)) }
     }
@@ -105,10 +105,10 @@ public final class AtomicOutputFile: Sendable {
     /// Renames a synced temporary into place. Without `replace`, an output that appeared
     /// meanwhile is not overwritten.
     public func publish(replace: Bool) throws {
-        guard case .synced = state.withLock({ $0 }) else {
+        guard case .synced = state.withLockedValue({ $0 }) else {
             throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
         }
-        state.withLock { $0 = .finished }
+        state.withLockedValue { $0 = .finished }
         var renamed = temporaryPath.withCString { from in
             finalPath.withCString { to in replace ? rename(from, to) : squeeze_rename_noreplace(from, to) }
         }
@@ -146,7 +146,7 @@ public final class AtomicOutputFile: Sendable {
     }
 
     private func removingTemporary(_ error: FileSystemError) -> FileSystemError {
-        let previous = state.withLock { value -> State in
+        let previous = state.withLockedValue { value -> State in
             defer { value = .finished }
             return value
         }
@@ -157,7 +157,7 @@ public final class AtomicOutputFile: Sendable {
 
     /// Removes the temporary (closing it first if open) unless it was published; idempotent.
     public func discard() {
-        let previous = state.withLock { value -> State in
+        let previous = state.withLockedValue { value -> State in
             defer { value = .finished }
             return value
         }

@@ -1,7 +1,7 @@
 import DequeModule
 import Dispatch
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A fixed set of threads the project owns for blocking disk I/O (open, pread, write, fsync,
 /// rename, directory walks). Async code hands work over with `run` and awaits it through a
@@ -14,7 +14,7 @@ public final class BlockingIOPool: Sendable {
         var stopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let available = DispatchSemaphore(value: 0)
     private let threadCount: Int
 
@@ -32,7 +32,7 @@ public final class BlockingIOPool: Sendable {
     /// once: with the result, the error, or `IOPoolError.stopped` if the pool was shut down.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let accepted = state.withLock { state in
+            let accepted = state.withLockedValue { state in
                 guard !state.stopped else { return false }
                 state.jobs.append {
                     do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
@@ -49,7 +49,7 @@ public final class BlockingIOPool: Sendable {
 
     /// Lets queued jobs finish, then ends the threads. Later `run` calls fail with `.stopped`.
     public func shutdown() {
-        let first = state.withLock { state in
+        let first = state.withLockedValue { state in
             defer { state.stopped = true }
             return !state.stopped
         }
@@ -60,7 +60,7 @@ public final class BlockingIOPool: Sendable {
     private func workLoop() {
         while true {
             available.wait()
-            let next: Job?? = state.withLock { state in
+            let next: Job?? = state.withLockedValue { state in
                 if let job = state.jobs.popFirst() { return .some(job) }
                 return state.stopped ? .some(nil) : nil
             }

@@ -3,8 +3,8 @@ import Logging
 import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
+import NIOConcurrencyHelpers
 import SqueezeZMQ
-import Synchronization
 
 /// A worker: connects a DEALER to the coordinator, announces its slots, compresses items in a
 /// task group bounded by those slots and streams each result back as soon as it is done.
@@ -32,7 +32,7 @@ public final class Worker: Sendable {
     public let configuration: WorkerConfiguration
     private let context: ZMQContext
     private let logger: Logger
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
     /// Threads the worker owns for zlib, one per slot. Compression runs there rather than on
     /// the cooperative pool, so a busy slot never holds up the coordinator's tasks in the same
     /// process (embedded mode) or this worker's own receiver and heartbeat.
@@ -42,7 +42,7 @@ public final class Worker: Sendable {
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
         self.configuration = configuration
         self.context = context
-        state = Mutex(State(heartbeatInterval: configuration.heartbeatInterval, liveness: configuration.liveness))
+        state = NIOLockedValueBox(State(heartbeatInterval: configuration.heartbeatInterval, liveness: configuration.liveness))
         compressionPool = BlockingIOPool(threads: configuration.slots, name: "squeeze-zlib")
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.workerID)"
@@ -54,15 +54,15 @@ public final class Worker: Sendable {
     }
 
     /// Items finished since start.
-    public var itemsDone: Int { state.withLock { $0.itemsDone } }
+    public var itemsDone: Int { state.withLockedValue { $0.itemsDone } }
 
     /// Malformed messages received and dropped since start.
-    public var malformedMessages: Int { state.withLock { $0.malformed } }
+    public var malformedMessages: Int { state.withLockedValue { $0.malformed } }
 
     /// Asks the worker to stop taking work, finish what it holds (within the drain grace),
     /// say goodbye and return from `run`.
     public func drain() {
-        state.withLock { $0.draining = true }
+        state.withLockedValue { $0.draining = true }
     }
 
     /// Runs until cancelled or drained, reconnecting with backoff when the coordinator is lost.
@@ -89,7 +89,7 @@ public final class Worker: Sendable {
             } catch {
                 logger.error("cannot connect: \(error)", metadata: ["coordinator": "\(configuration.coordinator)"])
             }
-            if state.withLock({ $0.draining }) { return }
+            if state.withLockedValue({ $0.draining }) { return }
             try? await Task.sleep(for: backoff)
             backoff = min(backoff * 2, .seconds(5))
         }
@@ -122,7 +122,7 @@ public final class Worker: Sendable {
 
     /// One connection's life: receiver, heartbeat and slot tasks in one task group.
     private func session(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.lastHeard = .now
             state.cancelledJobs.removeAll()
             state.abandon = false
@@ -146,7 +146,7 @@ public final class Worker: Sendable {
             }
             // A slot mid-item finishes it and sends the result (the coordinator keeps the first
             // result and drops duplicates), unless the worker itself is being cancelled.
-            state.withLock { state in
+            state.withLockedValue { state in
                 state.sessionEnding = true
                 if Task.isCancelled { state.abandon = true }
             }
@@ -165,12 +165,12 @@ public final class Worker: Sendable {
                 if case .sendFailed(_, let error) = event { logger.warning("send failed: \(error)") }
                 continue
             }
-            state.withLock { $0.lastHeard = .now }
+            state.withLockedValue { $0.lastHeard = .now }
             let envelope: WireEnvelope
             do {
                 envelope = try WireCodec.decode(message.frames)
             } catch {
-                let count = state.withLock { state in
+                let count = state.withLockedValue { state in
                     state.malformed += 1
                     return state.malformed
                 }
@@ -181,12 +181,12 @@ public final class Worker: Sendable {
             case .work(let item):
                 queue.yield(item)
             case .cancelJob(let job):
-                state.withLock { _ = $0.cancelledJobs.insert(job) }
+                state.withLockedValue { _ = $0.cancelledJobs.insert(job) }
             case .unknownPeer:
                 logger.info("coordinator does not know this worker; announcing again")
                 endpoint.send(hello())
             case .welcome(let welcome):
-                state.withLock { state in
+                state.withLockedValue { state in
                     state.heartbeatInterval = .milliseconds(max(10, welcome.heartbeatMilliseconds))
                     state.liveness = max(1, welcome.liveness)
                     state.registered = true
@@ -207,17 +207,17 @@ public final class Worker: Sendable {
         var lastSent = ContinuousClock.now
         var drainingSince: ContinuousClock.Instant?
         while !Task.isCancelled {
-            let (interval, liveness) = state.withLock { ($0.heartbeatInterval, $0.liveness) }
+            let (interval, liveness) = state.withLockedValue { ($0.heartbeatInterval, $0.liveness) }
             try? await Task.sleep(for: min(interval, .milliseconds(100)))
             if Task.isCancelled { break }
-            let (lastHeard, draining, busy) = state.withLock { ($0.lastHeard, $0.draining, $0.busy) }
+            let (lastHeard, draining, busy) = state.withLockedValue { ($0.lastHeard, $0.draining, $0.busy) }
             let now = ContinuousClock.now
             if draining {
                 let since = drainingSince ?? now
                 drainingSince = since
                 if busy == 0 { return .stopped }
                 if now - since > configuration.drainGrace {
-                    state.withLock { $0.abandon = true }
+                    state.withLockedValue { $0.abandon = true }
                     logger.warning("drain grace ran out; handing back the items still held")
                     return .stopped
                 }
@@ -234,23 +234,23 @@ public final class Worker: Sendable {
     private func compress(from queue: AsyncStream<WorkAssignment>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
         let compressor = SlotCompressor()
         for await item in queue {
-            let skip = state.withLock { state in
+            let skip = state.withLockedValue { state in
                 if state.draining || state.sessionEnding || state.cancelledJobs.contains(item.jobID) { return true }
                 state.busy += 1
                 return false
             }
             if skip { continue }
-            defer { state.withLock { $0.busy -= 1 } }
+            defer { state.withLockedValue { $0.busy -= 1 } }
             do {
                 let job = item.jobID
                 let result = try await compressionPool.run {
                     try compressor.compress(item) {
-                        self.state.withLock { $0.abandon || $0.cancelledJobs.contains(job) }
+                        self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) }
                     }
                 }
                 guard let result else { continue }
                 endpoint.send(ZMQMessage(WireCodec.encode(.result(result))))
-                state.withLock { $0.itemsDone += 1 }
+                state.withLockedValue { $0.itemsDone += 1 }
             } catch {
                 logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
                 endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
@@ -292,7 +292,7 @@ public final class Worker: Sendable {
     }
 
     private func healthReply() -> WireMessage {
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.withLockedValue { $0 }
         let silent = ContinuousClock.now - snapshot.lastHeard
         guard snapshot.registered, silent <= snapshot.heartbeatInterval * snapshot.liveness else {
             return .error(ErrorReply(message: "worker \(configuration.workerID) is not registered with the coordinator at \(configuration.coordinator)"))

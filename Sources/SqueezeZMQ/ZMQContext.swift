@@ -1,15 +1,15 @@
 import CZeroMQ
 import Dispatch
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Owns one libzmq context. `close()` must come after every socket made from it has been closed.
 ///
 /// `@unchecked Sendable`: libzmq documents contexts as thread-safe, and the only mutable state
-/// here, whether the context was terminated, sits behind the mutex below.
+/// here, whether the context was terminated, sits behind the lock below.
 public final class ZMQContext: @unchecked Sendable {
     private let raw: UnsafeMutableRawPointer
-    private let closed = Mutex(false)
+    private let closed = NIOLockedValueBox(false)
 
     /// Creates a context with `ioThreads` libzmq background threads.
     public init(ioThreads: Int32 = 1) throws {
@@ -24,14 +24,14 @@ public final class ZMQContext: @unchecked Sendable {
 
     /// Runs `body` with the live context pointer, or throws ETERM if the context was closed.
     func withHandle<T>(_ body: (UnsafeMutableRawPointer) throws -> T) throws -> T {
-        if closed.withLock({ $0 }) { throw ZMQError(operation: "context closed", errno: ETERM) }
+        if closed.withLockedValue({ $0 }) { throw ZMQError(operation: "context closed", errno: ETERM) }
         return try body(raw)
     }
 
     /// Terminates the context. Sockets are closed with linger 0, so this returns promptly once
     /// they are closed; it is idempotent.
     public func close() {
-        let first = closed.withLock { closed in
+        let first = closed.withLockedValue { closed in
             defer { closed = true }
             return !closed
         }

@@ -1,7 +1,7 @@
 import CZeroMQ
 import DequeModule
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A ZeroMQ socket owned by one dedicated I/O thread and bridged into async code.
 ///
@@ -21,11 +21,11 @@ public final class ZMQEndpoint: Sendable {
     /// Incoming messages and send failures, in arrival order. Finishes when the endpoint stops.
     public let events: AsyncStream<ZMQEndpointEvent>
     private let eventSink: AsyncStream<ZMQEndpointEvent>.Continuation
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let requests = PendingRequests()
     private let wakeup: WakeupSignal
-    private let nextCorrelation = Atomic<UInt64>(1)
-    private let resolved = Mutex<[String]>([])
+    private let nextCorrelation = NIOLockedValueBox<UInt64>(1)
+    private let resolved = NIOLockedValueBox<[String]>([])
 
     private init(name: String) throws {
         self.name = name
@@ -34,7 +34,7 @@ public final class ZMQEndpoint: Sendable {
     }
 
     /// The bound addresses with the ports libzmq chose (for `tcp://…:*` binds).
-    public var boundEndpoints: [String] { resolved.withLock { $0 } }
+    public var boundEndpoints: [String] { resolved.withLockedValue { $0 } }
 
     /// Starts the I/O thread, which creates the socket, applies the options, binds and
     /// connects; returns once that has succeeded, or throws its error.
@@ -53,7 +53,7 @@ public final class ZMQEndpoint: Sendable {
     /// Queues `message` for the I/O thread. Returns false when the endpoint has stopped.
     @discardableResult
     public func send(_ message: ZMQMessage) -> Bool {
-        let queued = state.withLock { state in
+        let queued = state.withLockedValue { state in
             guard !state.stopping else { return false }
             state.outbox.append(message)
             return true
@@ -64,7 +64,10 @@ public final class ZMQEndpoint: Sendable {
 
     /// A fresh correlation id, unique within this endpoint.
     public func makeCorrelationID() -> UInt64 {
-        nextCorrelation.wrappingAdd(1, ordering: .relaxed).oldValue
+        nextCorrelation.withLockedValue { next in
+            defer { next &+= 1 }
+            return next
+        }
     }
 
     /// Sends the message `build` makes for a fresh correlation id and waits for the incoming
@@ -92,7 +95,7 @@ public final class ZMQEndpoint: Sendable {
     /// linger 0 (the default) whatever it has not sent yet is dropped at close. Idempotent.
     public func shutdown() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let alreadyExited = state.withLock { state in
+            let alreadyExited = state.withLockedValue { state in
                 state.stopping = true
                 if state.exited { return true }
                 state.exitWaiters.append(done)
@@ -119,7 +122,7 @@ public final class ZMQEndpoint: Sendable {
                 bound.append(try socket.lastEndpoint())
             }
             for address in configuration.connect { try socket.connect(address) }
-            resolved.withLock { $0 = bound }
+            resolved.withLockedValue { $0 = bound }
         } catch {
             finish()
             ready.resume(throwing: error)
@@ -145,7 +148,7 @@ public final class ZMQEndpoint: Sendable {
                 return  // ETERM: the context is going away
             }
             if items[1].revents != 0 { wakeup.drain() }
-            let (batch, stopping) = state.withLock { state in
+            let (batch, stopping) = state.withLockedValue { state in
                 defer { state.outbox.removeAll(keepingCapacity: true) }
                 return (state.outbox, state.stopping)
             }
@@ -190,7 +193,7 @@ public final class ZMQEndpoint: Sendable {
     private func finish() {
         requests.close()
         eventSink.finish()
-        let waiters = state.withLock { state in
+        let waiters = state.withLockedValue { state in
             state.stopping = true
             state.exited = true
             defer { state.exitWaiters.removeAll() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SqueezeCoordinator
 import SqueezeProtocol
 import SqueezeWorker
@@ -54,6 +55,9 @@ struct CompressCommand: AsyncParsableCommand {
             let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
             let trap = SignalTrap { signalSink.yield($0) }
             defer { withExtendedLifetime(trap) {} }
+            // Set before `cancelAll`, read after `submit` returns: an interrupt that comes while
+            // the job is still being scanned (so `cancelAll` finds nothing) cancels it anyway.
+            let interrupted = NIOLockedValueBox(false)
 
             let outcome: Result<JobSummary?, any Error> = await withTaskGroup(of: Result<JobSummary?, any Error>?.self) { group in
                 group.addTask {
@@ -73,6 +77,7 @@ struct CompressCommand: AsyncParsableCommand {
                 }
                 group.addTask {
                     for await _ in signals {
+                        interrupted.withLockedValue { $0 = true }
                         await coordinator.cancelAll(reason: "interrupted")
                         break
                     }
@@ -81,7 +86,10 @@ struct CompressCommand: AsyncParsableCommand {
                 group.addTask {
                     for await _ in ready {}
                     do {
-                        let (_, events) = try await coordinator.submit(request)
+                        let (accepted, events) = try await coordinator.submit(request)
+                        if interrupted.withLockedValue({ $0 }) {
+                            await coordinator.cancel(job: accepted.jobID, reason: "interrupted")
+                        }
                         var renderer = ProgressRenderer(mode: mode)
                         return .success(await renderer.follow(events))
                     } catch {

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import NIOConcurrencyHelpers
 import SqueezeClient
 import SqueezeProtocol
 import SqueezeZMQ
-import Synchronization
 
 /// `squeeze submit`: sends a job to a coordinator and follows it like `compress` does.
 struct SubmitCommand: AsyncParsableCommand {
@@ -50,21 +50,21 @@ struct SubmitCommand: AsyncParsableCommand {
                 source: source, destination: destination, level: compression.level, force: force,
                 blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine)
             let mode = OutputMode.choose(json: json)
-            let jobID = Mutex<UInt64?>(nil)
-            let interrupts = Atomic<Int>(0)
+            let jobID = NIOLockedValueBox<UInt64?>(nil)
+            let interrupts = NIOLockedValueBox(0)
             // First Ctrl-C: cancel on the cluster and wait for the job's `finished`. Second: leave now.
             let trap = SignalTrap { _ in
-                if interrupts.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(130) }
-                if let id = jobID.withLock({ $0 }) { client.cancel(job: id) }
+                if interrupts.withLockedValue({ count in count += 1; return count }) > 1 { Glibc.exit(130) }
+                if let id = jobID.withLockedValue({ $0 }) { client.cancel(job: id) }
             }
             defer { withExtendedLifetime(trap) {} }
 
             let outcome: Result<JobSummary?, any Error>
             do {
                 let accepted = try await client.withLiveness { try await client.submit(request) }
-                jobID.withLock { $0 = accepted.jobID }
+                jobID.withLockedValue { $0 = accepted.jobID }
                 client.follow(job: accepted.jobID)
-                if interrupts.load(ordering: .relaxed) > 0 { client.cancel(job: accepted.jobID) }
+                if interrupts.withLockedValue({ $0 }) > 0 { client.cancel(job: accepted.jobID) }
                 if detach {
                     printDetached(accepted, mode: mode)
                     await client.close()

@@ -129,12 +129,13 @@ struct ClusterTests {
         let code = submit.wait(timeout: 30)
         #expect(code != nil && code != 0)
         #expect(JobEvents.finished(submit.stdout)?["state"] as? String == "cancelled")
+        // `finished` comes only after the writers removed the job's temporaries.
+        #expect(TreeCheck.temporaries(under: tree.path("data/src.squeezed")).isEmpty)
         let idle = Poll.until(timeout: 10, every: 0.2) {
             guard let status = try? cluster.status() else { return false }
             return status.jobs.first?.state == .cancelled && status.workers.allSatisfy { $0.busy == 0 }
         }
         #expect(idle, "the job is still running or workers still hold its items")
-        #expect(TreeCheck.temporaries(under: tree.path("data/src.squeezed")).isEmpty)
         // The workers are free for the next job.
         let next = try cluster.submitAndWait(["src", "-o", "again"])
         #expect(next.status == 0, "\(next.stderr)")

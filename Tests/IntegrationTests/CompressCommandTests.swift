@@ -136,6 +136,29 @@ struct CompressCommandTests {
         #expect(huge.status == 64, "\(huge.stderr)")
     }
 
+    @Test("Ctrl-C cancels the job even when it comes before the job has started: exit 1, no temporaries")
+    func interruptedEarly() throws {
+        let tree = try TestTree()
+        // Enough files that the scan takes a while: the interrupt lands before the job exists.
+        try TestCorpus.make(at: tree.path("src"), files: 2000, bytesPerFile: 8 << 10)
+        let compress = try BackgroundProcess(
+            "compress", arguments: ["compress", tree.path("src"), "-o", tree.path("out"), "--json", "--workers", "2"], in: tree.root)
+        // SIGINT once the process catches it (its signal trap is armed), and not before.
+        try #require(Poll.until(timeout: 30, every: 0.001) { Self.catches(SIGINT, pid: compress.pid) || !compress.isRunning })
+        compress.signal(SIGINT)
+        #expect(compress.wait(timeout: 120) == 1, "\(compress.stderr)")
+        #expect(JobEvents.finished(compress.stdout)?["state"] as? String == "cancelled", "\(compress.stdout.suffix(500))")
+        #expect(TreeCheck.temporaries(under: tree.path("out")).isEmpty)
+    }
+
+    /// Whether process `pid` has a handler installed for `signal` (SigCgt in /proc).
+    private static func catches(_ signal: Int32, pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
     @Test("an empty folder and empty files are fine")
     func emptyThings() throws {
         let tree = try TestTree()

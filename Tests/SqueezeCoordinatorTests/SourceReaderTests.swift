@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
+import NIOConcurrencyHelpers
 import SqueezeIO
-import Synchronization
 import Testing
 
 @Suite("SourceReader and scanner")
@@ -83,16 +83,16 @@ struct SourceReaderTests {
             try FileManager.default.createDirectory(atPath: folder + "/d\(index)/e", withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: folder + "/d\(index)/e/f", contents: Data([1]))
         }
-        let checks = Mutex(0)
+        let checks = NIOLockedValueBox(0)
         #expect(throws: FileSystemError.self) {
             _ = try DirectoryScanner.scan(root: BytePath(folder)) {
-                checks.withLock { count in
+                checks.withLockedValue { count in
                     count += 1
                     return count > 2
                 }
             }
         }
-        #expect(checks.withLock { $0 } <= 4, "the walk went on after the stop")
+        #expect(checks.withLockedValue { $0 } <= 4, "the walk went on after the stop")
         #expect(try DirectoryScanner.scan(root: BytePath(folder)).files.count == 5)
     }
 
