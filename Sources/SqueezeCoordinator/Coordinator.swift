@@ -26,7 +26,8 @@ public actor Coordinator {
     private var workers: [[UInt8]: WorkerRecord] = [:]
     var jobs: [UInt64: JobRecord] = [:]
     var jobOrder: [UInt64] = []
-    private var nextJob = 0
+    /// Who gets which item: credit, windows, requeues and which answers count.
+    private var scheduler = Scheduler()
     private var nextJobID: UInt64 = 1
     private var finished: [JobStatus] = []
     private var lastHeartbeat = ContinuousClock.now
@@ -228,7 +229,7 @@ public actor Coordinator {
             throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
         }
         let setting = try Self.setting(for: request)
-        if !workers.isEmpty, !workers.values.contains(where: { $0.engines.contains(setting.engine) }) {
+        if !workers.isEmpty, !scheduler.canRun(setting.engine) {
             throw CoordinatorError("no worker can compress with \(setting.engine.rawValue): the workers have \(engineSummary())")
         }
         let root = configuration.root
@@ -253,7 +254,7 @@ public actor Coordinator {
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
             destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
-            skipped: prepared.skipped, windowItems: configuration.writeBehindBytes / blockSize, sink: sink)
+            skipped: prepared.skipped, sink: sink)
         job.failed = prepared.failed
         if let owner {
             job.owner = owner
@@ -268,6 +269,7 @@ public actor Coordinator {
         for note in prepared.failed { sink.yield(.fileFailed(note)) }
         jobs[id] = job
         jobOrder.append(id)
+        scheduler.addJob(id, items: items.count, window: configuration.writeBehindBytes / blockSize, engine: setting.engine)
         logger.info("job started", metadata: ["job": "\(id)", "files": "\(prepared.files.count)", "source": "\(request.source)"])
         checkFinished(id)
         pump()
@@ -302,8 +304,6 @@ public actor Coordinator {
         guard var job = jobs[id], job.state == .running else { return }
         job.state = .cancelled
         job.message = reason
-        job.pending.removeAll()
-        job.retry.removeAll()
         jobs[id] = job
         dropInFlight(of: id)
         // `finished` waits until every writer has removed the job's temporaries: whoever sees
@@ -329,15 +329,9 @@ public actor Coordinator {
         }
     }
 
-    /// Tells the workers holding items of job `id` to drop them, and frees that credit.
+    /// Ends job `id`'s dispatch and tells the workers holding its items to drop them.
     private func dropInFlight(of id: UInt64) {
-        for (routingID, var worker) in workers {
-            let held = worker.inFlight.filter { $0.job == id }
-            guard !held.isEmpty else { continue }
-            worker.inFlight.subtract(held)
-            workers[routingID] = worker
-            send(.cancelJob(id), to: routingID)
-        }
+        for worker in scheduler.removeJob(id) { send(.cancelJob(id), to: worker) }
     }
 
     /// Cancels every running job (Ctrl-C on `compress`).
@@ -351,7 +345,7 @@ public actor Coordinator {
         let workerList = workers.values.map { worker in
             WorkerStatus(
                 workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
-                busy: worker.inFlight.count, megabytesPerSecond: worker.megabytesPerSecond(now: now),
+                busy: scheduler.busy(worker.routingID), megabytesPerSecond: worker.megabytesPerSecond(now: now),
                 lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone,
                 engines: worker.engines.map(\.rawValue).sorted())
         }.sorted { $0.workerID < $1.workerID }
@@ -368,6 +362,7 @@ public actor Coordinator {
     private func finish(_ id: UInt64) {
         guard let job = jobs.removeValue(forKey: id) else { return }
         jobOrder.removeAll { $0 == id }
+        dropInFlight(of: id)
         let now = ContinuousClock.now
         var final = job
         if final.state == .running { final.state = .completed }
@@ -414,12 +409,14 @@ public actor Coordinator {
         switch message {
         case .workerReady(let hello):
             if workers[peer] != nil { requeue(worker: peer) }
-            guard hello.slots > 0 else {
-                countMalformed(ProtocolError.malformed("worker announced \(hello.slots) slots"), from: peer)
+            // Checked before any arithmetic: slots times credit per slot must not overflow.
+            guard WorkerHello.slotRange.contains(hello.slots) else {
+                countMalformed(ProtocolError.malformed("worker announced \(hello.slots) slots (must be \(WorkerHello.slotRange.lowerBound)-\(WorkerHello.slotRange.upperBound))"), from: peer)
                 return
             }
-            workers[peer] = WorkerRecord(
-                routingID: peer, hello: hello, credit: hello.slots * max(1, configuration.creditPerSlot), lastHeard: now)
+            let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now)
+            workers[peer] = record
+            scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
             send(.welcome(Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)), to: peer)
             logger.info("worker joined", metadata: ["worker": "\(hello.workerID)", "host": "\(hello.host)", "slots": "\(hello.slots)"])
@@ -431,28 +428,30 @@ public actor Coordinator {
                 send(.unknownPeer, to: peer)
             }
         case .result(let result):
-            let key = ItemKey(job: result.jobID, item: result.itemID)
-            if var worker = workers[peer] {
-                worker.lastHeard = now
-                if worker.inFlight.remove(key) != nil {
-                    worker.itemsDone += 1
-                    worker.recent.append((now, result.blocks.reduce(0) { $0 + $1.rawLength }))
-                    worker.recent.removeAll { now - $0.0 > .seconds(5) }
-                }
+            workers[peer]?.lastHeard = now
+            if accept(result, from: peer), var worker = workers[peer] {
+                worker.itemsDone += 1
+                worker.recent.append((now, result.blocks.reduce(0) { $0 + $1.rawLength }))
+                worker.recent.removeAll { now - $0.0 > .seconds(5) }
                 workers[peer] = worker
             }
-            accept(result, from: peer)
             pump()
         case .itemFailed(let failure):
             let key = ItemKey(job: failure.jobID, item: failure.itemID)
             workers[peer]?.lastHeard = now
-            workers[peer]?.inFlight.remove(key)
-            if var job = jobs[failure.jobID], job.state == .running, Int(failure.itemID) < job.items.count, !job.itemDone[Int(failure.itemID)] {
-                job.markDone(failure.itemID)
-                jobs[failure.jobID] = job
-                for block in job.items[Int(failure.itemID)].blocks {
-                    fileFailed(FileKey(job: failure.jobID, file: block.file), reason: "compression failed: \(failure.reason)")
+            // Only the worker holding the item can fail it.
+            switch scheduler.fail(key, from: peer) {
+            case .accepted:
+                scheduler.settle(key)
+                if let job = jobs[failure.jobID], job.state == .running {
+                    for block in job.sentBlocks[failure.itemID] ?? job.items[Int(failure.itemID)].blocks {
+                        fileFailed(FileKey(job: failure.jobID, file: block.file), reason: "compression failed: \(failure.reason)")
+                    }
                 }
+            case .late, .notAssigned:
+                lateResults += 1
+            case .unknownItem:
+                countMalformed(ProtocolError.malformed("itemFailed for unknown item \(failure.itemID)"), from: peer)
             }
             pump()
         case .goodbye:
@@ -467,42 +466,40 @@ public actor Coordinator {
         }
     }
 
-    /// Takes a result if it is the first valid one for its item and hands its blocks to writers.
-    private func accept(_ result: WorkResult, from peer: [UInt8]) {
-        guard var job = jobs[result.jobID], job.state == .running else {
-            lateResults += 1  // its job has ended
-            return
-        }
-        let itemIndex = Int(result.itemID)
-        guard itemIndex < job.items.count else {
-            countMalformed(ProtocolError.malformed("result for unknown item \(result.itemID)"), from: peer)
-            return
-        }
-        guard !job.itemDone[itemIndex] else {
-            lateResults += 1  // a late duplicate: the first result won
-            return
-        }
+    /// Takes a result if it is the first one for its item, from the worker the item was sent
+    /// to, and matches what was sent; hands its blocks to the writers. Returns whether it did.
+    private func accept(_ result: WorkResult, from peer: [UInt8]) -> Bool {
         let key = ItemKey(job: result.jobID, item: result.itemID)
-        let expected = job.sentBlocks[result.itemID] ?? job.items[itemIndex].blocks
+        switch scheduler.verdict(key, from: peer) {
+        case .accepted:
+            break
+        case .late, .notAssigned:
+            lateResults += 1  // the first result won, the job ended, or the item was taken back
+            return false
+        case .unknownItem:
+            countMalformed(ProtocolError.malformed("result for unknown item \(result.itemID)"), from: peer)
+            return false
+        }
+        guard var job = jobs[result.jobID], job.state == .running else {
+            lateResults += 1
+            return false
+        }
+        let expected = job.sentBlocks[result.itemID] ?? job.items[Int(result.itemID)].blocks
         guard result.blocks.count == expected.count else {
-            if workers.values.contains(where: { $0.inFlight.contains(key) }) {
-                // An older dispatch, before one of its files failed; the newer one is out.
-                lateResults += 1
-            } else {
-                countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(expected.count)"), from: peer)
-                requeueItem(key)
-            }
-            return
+            countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(expected.count)"), from: peer)
+            scheduler.requeue(key, from: peer)
+            return false
         }
         for (ref, block) in zip(expected, result.blocks) {
             let range = job.files[ref.file].layout.range(of: ref.index)
             if UInt64(block.rawLength) != range.upperBound - range.lowerBound {
                 countMalformed(ProtocolError.malformed("block length \(block.rawLength) does not match the plan"), from: peer)
-                requeueItem(ItemKey(job: result.jobID, item: result.itemID))
-                return
+                scheduler.requeue(key, from: peer)
+                return false
             }
         }
-        job.markDone(result.itemID)
+        _ = scheduler.complete(key, from: peer)
+        job.sentBlocks.removeValue(forKey: result.itemID)
         job.dirty = true
         jobs[result.jobID] = job
         for (ref, block) in zip(expected, result.blocks) where job.fileStates[ref.file] == .pending {
@@ -513,6 +510,7 @@ public actor Coordinator {
                 blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force)
             writer(for: spec.key)?.yield(.block(spec, index: ref.index, block))
         }
+        return true
     }
 
     /// The writer partition of a file; nil before `run` has started the writers.
@@ -522,21 +520,13 @@ public actor Coordinator {
         return writerSinks[Int(hash)]
     }
 
-    private func requeueItem(_ key: ItemKey) {
-        guard var job = jobs[key.job], job.state == .running, !job.itemDone[Int(key.item)] else { return }
-        if !job.retry.contains(key.item) { job.retry.prepend(key.item) }
-        jobs[key.job] = job
-    }
-
     /// Puts back every item a worker held, to be sent again before new work.
     private func requeue(worker peer: [UInt8]) {
-        guard var worker = workers[peer] else { return }
-        for key in worker.inFlight { requeueItem(key) }
-        if !worker.inFlight.isEmpty {
-            logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(worker.inFlight.count)"])
+        guard let worker = workers[peer] else { return }
+        let held = scheduler.removeWorker(peer)
+        if !held.isEmpty {
+            logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
         }
-        worker.inFlight.removeAll()
-        workers[peer] = worker
     }
 
     private func sendFailed(to peer: [UInt8], error: ZMQError) {
@@ -590,52 +580,26 @@ public actor Coordinator {
 
     // MARK: - Dispatch
 
-    /// Hands out items while some job has sendable work and a worker with credit that has
-    /// the job's engine.
+    /// Hands out items while the scheduler has assignments: some job has sendable work and a
+    /// worker with credit has its engine.
     private func pump() {
         guard let dispatchSink, !stopping else { return }
-        while let (jobID, peer) = nextAssignment() {
-            guard let dispatch = takeItem(from: jobID, for: peer) else { continue }
-            workers[peer]?.inFlight.insert(ItemKey(job: jobID, item: dispatch.item))
+        while let assignment = scheduler.nextAssignment() {
+            guard let dispatch = makeDispatch(assignment) else { continue }
             dispatchSink.yield(dispatch)
         }
     }
 
-    /// Round-robin over running jobs, so concurrent jobs share the workers: the next job with
-    /// something to send, and of the workers with its engine, the one with the most free credit.
-    private func nextAssignment() -> (UInt64, [UInt8])? {
-        guard !jobOrder.isEmpty else { return nil }
-        for offset in 0..<jobOrder.count {
-            let id = jobOrder[(nextJob + offset) % jobOrder.count]
-            guard let job = jobs[id], job.hasDispatchable, let peer = freestWorker(with: job.setting.engine) else { continue }
-            nextJob = (nextJob + offset + 1) % jobOrder.count
-            return (id, peer)
-        }
-        return nil
-    }
-
-    /// The worker with the most free credit among those that have `engine`; nil if none has credit.
-    private func freestWorker(with engine: CompressionEngine) -> [UInt8]? {
-        var best: (peer: [UInt8], available: Int)?
-        for (peer, worker) in workers where worker.available > (best?.available ?? 0) && worker.engines.contains(engine) {
-            best = (peer, worker.available)
-        }
-        return best?.peer
-    }
-
-    private func takeItem(from id: UInt64, for peer: [UInt8]) -> Dispatch? {
-        guard var job = jobs[id] else { return nil }
-        defer { jobs[id] = job }
-        let itemID: UInt64
-        if let retried = job.retry.popFirst() {
-            itemID = retried
-        } else if job.canDispatchPending, let next = job.pending.popFirst() {
-            itemID = next
-        } else {
+    /// What a reader must load for an assignment: the item's blocks whose files have not
+    /// failed. An item with nothing left is settled instead (nil).
+    private func makeDispatch(_ assignment: Assignment) -> Dispatch? {
+        let key = assignment.item
+        guard var job = jobs[key.job], job.state == .running else {
+            scheduler.settle(key)
             return nil
         }
-        guard !job.itemDone[Int(itemID)] else { return nil }
-        let item = job.items[Int(itemID)]
+        defer { jobs[key.job] = job }
+        let item = job.items[Int(key.item)]
         var blocks: [DispatchBlock] = []
         for ref in item.blocks where job.fileStates[ref.file] == .pending {
             let file = job.files[ref.file]
@@ -648,20 +612,20 @@ public actor Coordinator {
                 isLast: file.layout.isLast(ref.index)))
         }
         if blocks.isEmpty {
-            job.markDone(itemID)
+            scheduler.settle(key)
+            job.sentBlocks.removeValue(forKey: key.item)
             return nil
         }
-        job.sentBlocks[itemID] = blocks.map(\.ref)
-        return Dispatch(routingID: peer, job: id, item: itemID, setting: job.setting, blocks: blocks)
+        job.sentBlocks[key.item] = blocks.map(\.ref)
+        return Dispatch(routingID: assignment.worker, job: key.job, item: key.item, setting: job.setting, blocks: blocks)
     }
 
     private func readFailed(_ dispatch: Dispatch, failures: ReadFailures) {
-        workers[dispatch.routingID]?.inFlight.remove(ItemKey(job: dispatch.job, item: dispatch.item))
         for (file, reason) in failures.files {
             fileFailed(FileKey(job: dispatch.job, file: file), reason: reason)
         }
         // The item's other blocks are still good; send it again without the failed files.
-        requeueItem(ItemKey(job: dispatch.job, item: dispatch.item))
+        scheduler.requeue(ItemKey(job: dispatch.job, item: dispatch.item), from: dispatch.routingID)
         pump()
     }
 

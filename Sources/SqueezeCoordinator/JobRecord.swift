@@ -1,4 +1,3 @@
-import DequeModule
 import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
@@ -22,23 +21,12 @@ struct JobRecord {
     let started: ContinuousClock.Instant
     let sink: AsyncStream<JobEvent>.Continuation
     let totalBytes: UInt64
-    /// Dispatch may run at most this many items ahead of the oldest unfinished one, which
-    /// bounds the writers' reorder buffers.
-    let windowItems: Int
 
     var state = JobState.running
     var message: String?
-    /// Items not yet sent, in plan order.
-    var pending: Deque<UInt64>
-    /// Items to send again (their worker died); sent before `pending`.
-    var retry = Deque<UInt64>()
     /// The blocks the latest dispatch of an item carried: files that failed before it was
     /// read are left out, and its result must match this list, not the plan.
     var sentBlocks: [UInt64: [BlockRef]] = [:]
-    var itemDone: [Bool]
-    var itemsDone = 0
-    /// Lowest item id not yet done.
-    var lowWater: UInt64 = 0
     var fileStates: [FileState]
     var fileWritten: [UInt64]
     var filesFinished = 0
@@ -58,7 +46,7 @@ struct JobRecord {
 
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
-        files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote], windowItems: Int,
+        files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote],
         sink: AsyncStream<JobEvent>.Continuation
     ) {
         self.id = id
@@ -69,32 +57,11 @@ struct JobRecord {
         self.files = files
         self.items = items
         self.skipped = skipped
-        self.windowItems = max(1, windowItems)
         self.sink = sink
         started = .now
         totalBytes = files.reduce(0) { $0 + $1.stamp.size }
-        pending = Deque(items.map(\.id))
-        itemDone = Array(repeating: false, count: items.count)
         fileStates = Array(repeating: .pending, count: files.count)
         fileWritten = Array(repeating: 0, count: files.count)
-    }
-
-    /// Whether the next pending item is inside the dispatch window.
-    var canDispatchPending: Bool {
-        guard let next = pending.first else { return false }
-        return next < lowWater + UInt64(windowItems)
-    }
-
-    /// Whether anything can be sent now.
-    var hasDispatchable: Bool { state == .running && (!retry.isEmpty || canDispatchPending) }
-
-    /// Marks an item done and advances the window.
-    mutating func markDone(_ item: UInt64) {
-        guard !itemDone[Int(item)] else { return }
-        itemDone[Int(item)] = true
-        sentBlocks.removeValue(forKey: item)
-        itemsDone += 1
-        while lowWater < UInt64(itemDone.count) && itemDone[Int(lowWater)] { lowWater += 1 }
     }
 
     /// A progress snapshot with up to five files in progress.

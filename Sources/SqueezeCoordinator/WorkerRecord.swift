@@ -1,16 +1,13 @@
 import SqueezeGzip
 import SqueezeProtocol
 
-/// The coordinator's view of one worker.
+/// The coordinator's view of one worker, for liveness and `status`. What it holds and may
+/// hold is the scheduler's.
 struct WorkerRecord {
     /// ZeroMQ routing id.
     var routingID: [UInt8]
     /// What it announced.
     var hello: WorkerHello
-    /// Items it may hold at once.
-    var credit: Int
-    /// Items it holds now.
-    var inFlight: Set<ItemKey> = []
     /// Last message from it.
     var lastHeard: ContinuousClock.Instant
     /// Items it completed.
@@ -23,9 +20,6 @@ struct WorkerRecord {
         guard let names = hello.engines else { return [.zlib] }
         return Set(names.prefix(CompressionEngine.allCases.count * 4).compactMap(CompressionEngine.init(rawValue:)))
     }
-
-    /// Free credit.
-    var available: Int { credit - inFlight.count }
 
     /// Uncompressed MB/s over the last five seconds.
     func megabytesPerSecond(now: ContinuousClock.Instant) -> Double {

@@ -12,6 +12,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// Names it does not know are ignored by the coordinator.
     public var engines: [String]?
 
+    /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
+    public static let slotRange = 1...1024
+
     /// Creates an announcement.
     public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil) {
         self.workerID = workerID

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SqueezeGzip
+import SqueezeProtocol
 import SqueezeWorker
 import SqueezeZMQ
 
@@ -32,7 +33,9 @@ struct WorkerCommand: AsyncParsableCommand {
     var engines: String?
 
     func validate() throws {
-        guard slots >= 1 else { throw ValidationError("--slots must be at least 1") }
+        guard WorkerHello.slotRange.contains(slots) else {
+            throw ValidationError("--slots must be \(WorkerHello.slotRange.lowerBound)-\(WorkerHello.slotRange.upperBound)")
+        }
     }
 
     /// The engines named by `--engines`; exits 1 with one line for an unknown or empty list.

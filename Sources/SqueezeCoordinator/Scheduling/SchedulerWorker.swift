@@ -1,0 +1,14 @@
+import SqueezeGzip
+
+/// One worker as the scheduler sees it: what it may hold, what it holds, what it can run.
+struct SchedulerWorker: Sendable {
+    /// Items it may hold at once.
+    let credit: Int
+    /// The engines it announced.
+    let engines: Set<CompressionEngine>
+    /// Items it holds now.
+    var inFlight: Set<ItemKey> = []
+
+    /// Free credit.
+    var available: Int { credit - inFlight.count }
+}

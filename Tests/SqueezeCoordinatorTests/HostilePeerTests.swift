@@ -1,0 +1,142 @@
+import Foundation
+import SqueezeCoordinator
+import SqueezeGzip
+import SqueezeProtocol
+import SqueezeWorker
+import SqueezeZMQ
+import Testing
+
+/// A coordinator in this process facing peers that speak the protocol wrongly on purpose:
+/// it stays up, refuses what does not count, and the job beside them comes out right.
+@Suite("Coordinator against hostile peers", .serialized)
+struct HostilePeerTests {
+    /// A job folder with a few text files; returns (source, destination, contents by name).
+    private static func makeJob(files: Int, bytes: Int) throws -> (String, String, [String: [UInt8]]) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-hostile-\(UUID().uuidString)").path
+        let source = root + "/src"
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        var contents: [String: [UInt8]] = [:]
+        for index in 0..<files {
+            let data = Array((0..<bytes).map { UInt8(truncatingIfNeeded: ($0 * 31 + index * 7) % 251) })
+            try Data(data).write(to: URL(fileURLWithPath: "\(source)/f\(index)"))
+            contents["f\(index)"] = data
+        }
+        return (source, root + "/out", contents)
+    }
+
+    private static func rawPeer(_ id: String, context: ZMQContext, address: String) async throws -> ZMQEndpoint {
+        try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+            name: "raw-\(id)", type: .dealer, options: [.routingID(Array(id.utf8))], connect: [address]))
+    }
+
+    private static func hello(_ id: String, slots: Int, engines: [String]? = nil) -> ZMQMessage {
+        ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(workerID: id, host: "test", slots: slots, pid: 1, engines: engines))))
+    }
+
+    /// Polls `condition` every 10 ms for up to 10 s.
+    private static func eventually(_ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    @Test("slot counts out of range (overflowing ones included) are refused, not trusted")
+    func slotsOutOfRange() async throws {
+        let (source, destination, contents) = try Self.makeJob(files: 3, bytes: 50_000)
+        defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
+        let context = try ZMQContext()
+        let coordinator = Coordinator(configuration: CoordinatorConfiguration(liveness: 30), context: context)
+        let address = "inproc://hostile-\(UUID().uuidString)"
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        var summary: JobSummary?
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() } }
+            for await _ in ready {}
+            let evil = try await Self.rawPeer("evil", context: context, address: address)
+            let claims = [(1 << 62) + 1, Int.max, 0, -5, WorkerHello.slotRange.upperBound + 1]
+            for slots in claims { evil.send(Self.hello("evil", slots: slots)) }
+            #expect(await Self.eventually { await coordinator.malformedMessages == claims.count })
+            #expect(await coordinator.workerCount == 0)
+
+            group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run() }
+            #expect(await Self.eventually { await coordinator.workerCount == 1 })
+            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            for await event in events { if case .finished(let final) = event { summary = final } }
+            await evil.shutdown()
+            coordinator.shutdown()
+            group.cancelAll()
+        }
+        _ = await context.terminate(timeout: .seconds(3))
+        #expect(summary?.state == .completed)
+        for (name, data) in contents {
+            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
+            #expect(try GzipDecoder.decompress(member) == data)
+        }
+    }
+
+    @Test("a result or itemFailed from a worker the item was not sent to does not count")
+    func answersOnlyFromTheAssignee() async throws {
+        let (source, destination, contents) = try Self.makeJob(files: 1, bytes: 40_000)
+        defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
+        let context = try ZMQContext()
+        let coordinator = Coordinator(configuration: CoordinatorConfiguration(liveness: 30), context: context)
+        let address = "inproc://hostile-\(UUID().uuidString)"
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        var summary: JobSummary?
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() } }
+            for await _ in ready {}
+            // The honest worker offers every engine; the forger only zlib, so it is never sent
+            // this job's (libdeflate) item.
+            let honest = try await Self.rawPeer("honest", context: context, address: address)
+            let forger = try await Self.rawPeer("forger", context: context, address: address)
+            honest.send(Self.hello("honest", slots: 1, engines: CompressionEngine.allCases.map(\.rawValue)))
+            forger.send(Self.hello("forger", slots: 4, engines: ["zlib"]))
+            #expect(await Self.eventually { await coordinator.workerCount == 2 })
+
+            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            var item: WorkAssignment?
+            for await event in honest.events {
+                guard case .message(let message) = event, case .work(let work)? = try? WireCodec.decode(message.frames).message else { continue }
+                item = work
+                break
+            }
+            let work = try #require(item)
+            // A forged result (claiming the right lengths, with garbage bytes) and a forged
+            // failure, both from the worker that does not hold the item.
+            let forged = WorkResult(jobID: work.jobID, itemID: work.itemID, blocks: work.blocks.map {
+                ResultBlock(crc: 0xDEAD_BEEF, rawLength: $0.dataLength, bytes: [0xFF, 0xFF, 0xFF])
+            })
+            forger.send(ZMQMessage(WireCodec.encode(.result(forged))))
+            forger.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(jobID: work.jobID, itemID: work.itemID, reason: "forged")))))
+            #expect(await Self.eventually { await coordinator.lateResults == 2 })
+
+            // The honest answer still counts.
+            let compressor = try BlockCompressor(setting: work.setting)
+            let blocks = try work.blocks.map { block in
+                try block.bytes.withUnsafeBytes { raw in
+                    let compressed = try compressor.compress(
+                        UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
+                        dictionary: UnsafeRawBufferPointer(rebasing: raw[..<block.dictionaryLength]), isLast: block.isLast)
+                    return ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: compressed.bytes)
+                }
+            }
+            honest.send(ZMQMessage(WireCodec.encode(.result(WorkResult(jobID: work.jobID, itemID: work.itemID, blocks: blocks)))))
+            for await event in events { if case .finished(let final) = event { summary = final } }
+            await honest.shutdown()
+            await forger.shutdown()
+            coordinator.shutdown()
+            group.cancelAll()
+        }
+        _ = await context.terminate(timeout: .seconds(3))
+        #expect(summary?.state == .completed)
+        #expect(summary?.failed.isEmpty == true)
+        for (name, data) in contents {
+            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
+            #expect(try GzipDecoder.decompress(member) == data)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import SqueezeGzip
+import Testing
+@testable import SqueezeCoordinator
+
+private let all = Set(CompressionEngine.allCases)
+private let a: [UInt8] = Array("a".utf8)
+private let b: [UInt8] = Array("b".utf8)
+
+/// Drains every assignment the scheduler will make now.
+private func drain(_ scheduler: inout Scheduler) -> [Assignment] {
+    var made: [Assignment] = []
+    while let next = scheduler.nextAssignment() { made.append(next) }
+    return made
+}
+
+@Suite("Scheduler")
+struct SchedulerTests {
+    @Test("a worker never holds more items than its credit; an answer frees one")
+    func credit() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 3, engines: all)
+        scheduler.addJob(1, items: 10, window: 100, engine: .libdeflate)
+        let first = drain(&scheduler)
+        #expect(first.map(\.item.item) == [0, 1, 2])
+        #expect(scheduler.busy(a) == 3)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .accepted)
+        #expect(drain(&scheduler).map(\.item.item) == [3])
+    }
+
+    @Test("dispatch stays within the window of the oldest unfinished item")
+    func window() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 100, engines: all)
+        scheduler.addJob(1, items: 10, window: 4, engine: .zlib)
+        #expect(drain(&scheduler).map(\.item.item) == [0, 1, 2, 3])
+        // Finishing a later item does not move the window; finishing the oldest does.
+        #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a) == .accepted)
+        #expect(drain(&scheduler).isEmpty)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .accepted)
+        #expect(drain(&scheduler).map(\.item.item) == [4])
+        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .accepted)
+        #expect(drain(&scheduler).map(\.item.item) == [5, 6])
+    }
+
+    @Test("a dead worker's items go to the front of the queue, ahead of new work, to another worker")
+    func requeueOnDeath() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 2, engines: all)
+        scheduler.addJob(1, items: 6, window: 100, engine: .zlib)
+        #expect(drain(&scheduler).map(\.item.item) == [0, 1])
+        let requeued = scheduler.removeWorker(a)
+        #expect(requeued.map(\.item) == [0, 1])
+        scheduler.addWorker(b, credit: 3, engines: all)
+        let again = drain(&scheduler)
+        #expect(again.map(\.item.item) == [0, 1, 2])
+        #expect(again.allSatisfy { $0.worker == b })
+        // The dead worker's result, arriving late, does not count: it no longer holds the item.
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .notAssigned)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: b) == .accepted)
+    }
+
+    @Test("the first answer wins; duplicates and answers for ended jobs are late")
+    func duplicates() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 2, engines: all)
+        scheduler.addJob(1, items: 2, window: 10, engine: .zlib)
+        _ = drain(&scheduler)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .late)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 9), from: a) == .unknownItem)
+        #expect(scheduler.removeJob(1) == [a])
+        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .late)
+        #expect(scheduler.busy(a) == 0)
+    }
+
+    @Test("answers from a worker that was never sent the item are refused")
+    func onlyTheAssignee() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 1, engines: all)
+        scheduler.addWorker(b, credit: 1, engines: all)
+        scheduler.addJob(1, items: 2, window: 10, engine: .zlib)
+        let made = drain(&scheduler)
+        #expect(made.count == 2)
+        let toA = made.first { $0.worker == a }!.item
+        #expect(scheduler.complete(toA, from: b) == .notAssigned)
+        #expect(scheduler.fail(toA, from: b) == .notAssigned)
+        #expect(scheduler.busy(a) == 1)
+        #expect(scheduler.fail(toA, from: a) == .accepted)
+        #expect(scheduler.busy(a) == 0)
+        #expect(!scheduler.isSettled(toA))
+    }
+
+    @Test("two jobs share the workers round-robin")
+    func fairness() {
+        var scheduler = Scheduler()
+        scheduler.addJob(1, items: 100, window: 100, engine: .zlib)
+        scheduler.addJob(2, items: 100, window: 100, engine: .zlib)
+        scheduler.addWorker(a, credit: 10, engines: all)
+        let made = drain(&scheduler)
+        #expect(made.filter { $0.item.job == 1 }.count == 5)
+        #expect(made.filter { $0.item.job == 2 }.count == 5)
+        #expect(zip(made, made.dropFirst()).allSatisfy { $0.item.job != $1.item.job })
+    }
+
+    @Test("items go only to workers with the job's engine")
+    func engines() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 5, engines: [.zlib])
+        scheduler.addJob(1, items: 3, window: 10, engine: .libdeflate)
+        #expect(!scheduler.canRun(.libdeflate))
+        #expect(drain(&scheduler).isEmpty)
+        scheduler.addWorker(b, credit: 5, engines: all)
+        let made = drain(&scheduler)
+        #expect(made.count == 3 && made.allSatisfy { $0.worker == b })
+    }
+
+    @Test("cancel frees the credit of the workers holding the job's items and names them")
+    func cancel() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 1, engines: all)
+        scheduler.addWorker(b, credit: 1, engines: all)
+        scheduler.addJob(1, items: 10, window: 10, engine: .zlib)
+        #expect(drain(&scheduler).map(\.worker) == [a, b])
+        scheduler.addJob(2, items: 10, window: 10, engine: .zlib)
+        #expect(drain(&scheduler).isEmpty)
+        let holders = scheduler.removeJob(1)
+        #expect(Set(holders) == [a, b])
+        // The freed credit goes to the other job.
+        let next = drain(&scheduler)
+        #expect(next.count == 2 && next.allSatisfy { $0.item.job == 2 })
+        #expect(scheduler.removeJob(1).isEmpty)
+    }
+
+    @Test("a worker that registers again gives back what it held")
+    func reRegistration() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 2, engines: all)
+        scheduler.addJob(1, items: 4, window: 10, engine: .zlib)
+        _ = drain(&scheduler)
+        #expect(scheduler.addWorker(a, credit: 2, engines: all).map(\.item) == [0, 1])
+        #expect(drain(&scheduler).map(\.item.item) == [0, 1])
+    }
+
+    @Test("a refused result or a failed read sends the item again; settling ends it without a result")
+    func requeueAndSettle() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 1, engines: all)
+        scheduler.addJob(1, items: 2, window: 10, engine: .zlib)
+        let first = drain(&scheduler)
+        scheduler.requeue(first[0].item, from: a)
+        #expect(scheduler.busy(a) == 0)
+        #expect(drain(&scheduler).map(\.item.item) == [0])
+        scheduler.settle(ItemKey(job: 1, item: 0))
+        #expect(scheduler.busy(a) == 0)
+        #expect(scheduler.isSettled(ItemKey(job: 1, item: 0)))
+        #expect(drain(&scheduler).map(\.item.item) == [1])
+        #expect(scheduler.progress(of: 1)! == (1, 2))
+    }
+}
