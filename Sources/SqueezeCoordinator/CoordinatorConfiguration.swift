@@ -22,7 +22,7 @@ public struct CoordinatorConfiguration: Sendable {
         blockSize: Int = 512 * 1024,
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
-        creditPerSlot: Int = 2,
+        creditPerSlot: Int = 4,
         writeBehindBytes: Int = 64 << 20,
         ioThreads: Int = 4,
         progressInterval: Duration = .milliseconds(200),
