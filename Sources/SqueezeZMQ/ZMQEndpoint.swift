@@ -19,19 +19,25 @@ public final class ZMQEndpoint: Sendable {
     /// The configuration's name.
     public let name: String
     /// Incoming messages and send failures, in arrival order. Finishes when the endpoint stops.
-    public let events: AsyncStream<ZMQEndpointEvent>
-    private let eventSink: AsyncStream<ZMQEndpointEvent>.Continuation
+    /// Bounded (`ZMQEndpointConfiguration.inboxMessages`, `inboxBytes`): while it is full the
+    /// I/O thread receives nothing more, so peers are held back by libzmq's high-water marks.
+    public var events: ZMQEvents { ZMQEvents(inbox: inbox) }
+    private let inbox: ZMQInbox
     private let state = NIOLockedValueBox(State())
     private let requests = PendingRequests()
     private let wakeup: WakeupSignal
     private let nextCorrelation = NIOLockedValueBox<UInt64>(1)
     private let resolved = NIOLockedValueBox<[String]>([])
 
-    private init(name: String) throws {
+    private init(name: String, inboxMessages: Int, inboxBytes: Int) throws {
         self.name = name
-        wakeup = try WakeupSignal()
-        (events, eventSink) = AsyncStream.makeStream(of: ZMQEndpointEvent.self)
+        let wakeup = try WakeupSignal()
+        self.wakeup = wakeup
+        inbox = ZMQInbox(maxEvents: inboxMessages, maxBytes: inboxBytes) { wakeup.signal() }
     }
+
+    /// Events waiting in the inbox (for tests and diagnostics).
+    public var bufferedEvents: Int { inbox.count }
 
     /// The bound addresses with the ports libzmq chose (for `tcp://…:*` binds).
     public var boundEndpoints: [String] { resolved.withLockedValue { $0 } }
@@ -39,7 +45,8 @@ public final class ZMQEndpoint: Sendable {
     /// Starts the I/O thread, which creates the socket, applies the options, binds and
     /// connects; returns once that has succeeded, or throws its error.
     public static func start(context: ZMQContext, configuration: ZMQEndpointConfiguration) async throws -> ZMQEndpoint {
-        let endpoint = try ZMQEndpoint(name: configuration.name)
+        let endpoint = try ZMQEndpoint(
+            name: configuration.name, inboxMessages: configuration.inboxMessages, inboxBytes: configuration.inboxBytes)
         try await withCheckedThrowingContinuation { (ready: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
                 endpoint.threadMain(context: context, configuration: configuration, ready: ready)
@@ -141,6 +148,8 @@ public final class ZMQEndpoint: Sendable {
             zmq_pollitem_t(socket: nil, fd: wakeup.descriptor, events: Int16(ZMQ_POLLIN), revents: 0),
         ]
         while true {
+            // A full inbox: leave incoming messages in libzmq until the reader makes room.
+            items[0].events = inbox.hasRoom ? Int16(ZMQ_POLLIN) : 0
             let rc = zmq_poll(&items, 2, pollTimeout())
             if rc < 0 {
                 let error = zmq_errno()
@@ -172,27 +181,27 @@ public final class ZMQEndpoint: Sendable {
     private func deliver(_ message: ZMQMessage, on socket: ZMQSocket) {
         do {
             if try !socket.send(message) {
-                eventSink.yield(.sendFailed(message, ZMQError(operation: "zmq_send(\(name))", errno: EAGAIN)))
+                inbox.append(.sendFailed(message, ZMQError(operation: "zmq_send(\(name))", errno: EAGAIN)))
             }
         } catch let error as ZMQError {
-            eventSink.yield(.sendFailed(message, error))
+            inbox.append(.sendFailed(message, error))
         } catch {
-            eventSink.yield(.sendFailed(message, ZMQError(operation: "zmq_send(\(name))", errno: EIO)))
+            inbox.append(.sendFailed(message, ZMQError(operation: "zmq_send(\(name))", errno: EIO)))
         }
     }
 
     private func receiveAll(from socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
-        // Bounded so a flood of input cannot starve the outbox.
+        // Bounded so a flood of input cannot starve the outbox, and by the inbox's room.
         for _ in 0..<256 {
-            guard let message = try? socket.receive() else { return }
+            guard inbox.hasRoom, let message = try? socket.receive() else { return }
             if let id = correlation?(message), requests.resolve(id, with: message) { continue }
-            eventSink.yield(.message(message))
+            inbox.append(.message(message))
         }
     }
 
     private func finish() {
         requests.close()
-        eventSink.finish()
+        inbox.finish()
         let waiters = state.withLockedValue { state in
             state.stopping = true
             state.exited = true

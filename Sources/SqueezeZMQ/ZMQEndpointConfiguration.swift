@@ -13,6 +13,10 @@ public struct ZMQEndpointConfiguration: Sendable {
     /// Extracts the correlation id of an incoming message, if it carries one; a message whose
     /// id matches a pending request completes that request instead of reaching `events`.
     public var correlation: (@Sendable (ZMQMessage) -> UInt64?)?
+    /// Most received events held for the reader before the I/O thread stops receiving.
+    public var inboxMessages: Int
+    /// Most received payload bytes held for the reader before the I/O thread stops receiving.
+    public var inboxBytes: Int
 
     /// A configuration with linger 0 prepended, so closing never blocks on unsent messages.
     public init(
@@ -21,7 +25,9 @@ public struct ZMQEndpointConfiguration: Sendable {
         options: [ZMQSocketOption] = [],
         bind: [String] = [],
         connect: [String] = [],
-        correlation: (@Sendable (ZMQMessage) -> UInt64?)? = nil
+        correlation: (@Sendable (ZMQMessage) -> UInt64?)? = nil,
+        inboxMessages: Int = 1024,
+        inboxBytes: Int = 64 << 20
     ) {
         self.name = name
         self.type = type
@@ -29,5 +35,7 @@ public struct ZMQEndpointConfiguration: Sendable {
         self.bind = bind
         self.connect = connect
         self.correlation = correlation
+        self.inboxMessages = inboxMessages
+        self.inboxBytes = inboxBytes
     }
 }
