@@ -501,6 +501,13 @@ public actor Coordinator {
         _ = scheduler.complete(key, from: peer)
         job.sentBlocks.removeValue(forKey: result.itemID)
         job.dirty = true
+        // The window moves past the item only once its blocks are in their outputs.
+        let handed = Set(expected.filter { job.fileStates[$0.file] == .pending })
+        if handed.isEmpty {
+            scheduler.written(key)
+        } else {
+            job.unwritten[result.itemID] = handed
+        }
         jobs[result.jobID] = job
         for (ref, block) in zip(expected, result.blocks) where job.fileStates[ref.file] == .pending {
             let file = job.files[ref.file]
@@ -631,8 +638,29 @@ public actor Coordinator {
 
     // MARK: - Files
 
+    /// Blocks that reached their output, or were dropped with their file: items whose every
+    /// handed block is accounted for leave the dispatch window. Returns whether any did.
+    private func blocksWritten(_ refs: [BlockRef], in job: inout JobRecord) -> Bool {
+        var moved = false
+        for ref in refs {
+            let item = job.firstItem[ref.file] + UInt64(ref.index)
+            guard var left = job.unwritten[item], left.remove(ref) != nil else { continue }
+            if left.isEmpty {
+                job.unwritten.removeValue(forKey: item)
+                scheduler.written(ItemKey(job: job.id, item: item))
+                moved = true
+            } else {
+                job.unwritten[item] = left
+            }
+        }
+        return moved
+    }
+
     private func written(_ progress: OutputWriter.Progress) {
         guard var job = jobs[progress.key.job], job.fileStates[progress.key.file] == .pending else { return }
+        let refs = progress.blocks.map { BlockRef(file: progress.key.file, index: $0) }
+        let moved = blocksWritten(refs, in: &job)
+        defer { if moved { pump() } }
         job.bytesDone += progress.rawBytes
         job.bytesOut += progress.outputBytes
         job.fileWritten[progress.key.file] += progress.rawBytes
@@ -658,6 +686,10 @@ public actor Coordinator {
         let note = EntryNote(path: file.relativePath.display, reason: reason)
         job.failed.append(note)
         job.sink.yield(.fileFailed(note))
+        // Its blocks still waiting for a writer will never be written: they no longer hold the window.
+        let dropped = job.unwritten.values.flatMap { $0.filter { $0.file == key.file } }
+        let moved = blocksWritten(dropped, in: &job)
+        defer { if moved { pump() } }
         jobs[key.job] = job
         writer(for: key)?.yield(.discardFile(key))
         checkFinished(key.job)

@@ -27,6 +27,12 @@ struct JobRecord {
     /// The blocks the latest dispatch of an item carried: files that failed before it was
     /// read are left out, and its result must match this list, not the plan.
     var sentBlocks: [UInt64: [BlockRef]] = [:]
+    /// Blocks of answered items handed to the writers and not yet in their outputs; an item
+    /// leaves the dispatch window once its set is empty.
+    var unwritten: [UInt64: Set<BlockRef>] = [:]
+    /// The item holding block 0 of each file; block i of a file is in item `firstItem + i`
+    /// (the planner gives a multi-block file consecutive items).
+    let firstItem: [UInt64]
     var fileStates: [FileState]
     var fileWritten: [UInt64]
     var filesFinished = 0
@@ -56,6 +62,11 @@ struct JobRecord {
         self.destinationDisplay = destinationDisplay
         self.files = files
         self.items = items
+        var firstItem = [UInt64](repeating: 0, count: files.count)
+        for item in items {
+            for ref in item.blocks where ref.index == 0 { firstItem[ref.file] = item.id }
+        }
+        self.firstItem = firstItem
         self.skipped = skipped
         self.sink = sink
         started = .now

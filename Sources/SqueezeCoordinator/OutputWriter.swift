@@ -32,6 +32,8 @@ struct OutputWriter {
         var outputTotal: UInt64
         /// The output is durable and in place.
         var finished: Bool
+        /// Indices of the blocks this step appended to the output (empty when publishing).
+        var blocks: Range<Int> = 0..<0
     }
 
     /// Sealed files that trigger a flush without waiting for the ticker. Each keeps its
@@ -73,6 +75,7 @@ struct OutputWriter {
     private mutating func append(_ block: ResultBlock, index: Int, spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
         var state = open[spec.key] ?? OpenOutput(spec: spec)
         state.pending[index] = block
+        let firstAppended = state.next
         var chunks: [[UInt8]] = []
         var rawBytes: UInt64 = 0
         while let ready = state.pending.removeValue(forKey: state.next) {
@@ -121,7 +124,8 @@ struct OutputWriter {
         } else {
             open[spec.key] = state
         }
-        return .success(Progress(key: spec.key, rawBytes: rawBytes, outputBytes: written, outputTotal: state.bytesOut, finished: false))
+        return .success(Progress(key: spec.key, rawBytes: rawBytes, outputBytes: written, outputTotal: state.bytesOut,
+                                 finished: false, blocks: firstAppended..<state.next))
     }
 
     /// One `syncfs` per file system holding sealed files, then a rename each.

@@ -27,19 +27,39 @@ struct SchedulerTests {
         #expect(drain(&scheduler).map(\.item.item) == [3])
     }
 
-    @Test("dispatch stays within the window of the oldest unfinished item")
+    @Test("dispatch stays within the window of the oldest unwritten item")
     func window() {
         var scheduler = Scheduler()
         scheduler.addWorker(a, credit: 100, engines: all)
         scheduler.addJob(1, items: 10, window: 4, engine: .zlib)
         #expect(drain(&scheduler).map(\.item.item) == [0, 1, 2, 3])
-        // Finishing a later item does not move the window; finishing the oldest does.
+        // Writing a later item does not move the window; writing the oldest does.
         #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a) == .accepted)
+        scheduler.written(ItemKey(job: 1, item: 2))
         #expect(drain(&scheduler).isEmpty)
         #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .accepted)
+        scheduler.written(ItemKey(job: 1, item: 0))
         #expect(drain(&scheduler).map(\.item.item) == [4])
         #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .accepted)
+        scheduler.written(ItemKey(job: 1, item: 1))
         #expect(drain(&scheduler).map(\.item.item) == [5, 6])
+    }
+
+    @Test("a slow disk holds dispatch: answered items that are not yet written keep the window")
+    func slowWriter() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 100, engines: all)
+        scheduler.addJob(1, items: 100, window: 8, engine: .zlib)
+        var sent = drain(&scheduler)
+        // Workers answer everything at once; nothing reaches the disk.
+        for _ in 0..<5 {
+            for assignment in sent { #expect(scheduler.complete(assignment.item, from: a) == .accepted) }
+            sent = drain(&scheduler)
+        }
+        #expect(scheduler.progress(of: 1)!.done == 8, "dispatch ran ahead of the writers")
+        // The disk catches up with the first three: three more go out.
+        for item in 0..<3 { scheduler.written(ItemKey(job: 1, item: UInt64(item))) }
+        #expect(drain(&scheduler).map(\.item.item) == [8, 9, 10])
     }
 
     @Test("a dead worker's items go to the front of the queue, ahead of new work, to another worker")

@@ -124,7 +124,8 @@ struct Scheduler: Sendable {
     // MARK: - Answers
 
     /// A result for `item` from `worker`. Only the first answer, and only from the worker
-    /// holding the item, is accepted; the item is then done and its credit free.
+    /// holding the item, is accepted; the item is then done and its credit free. The window
+    /// moves on only when it is `written`.
     mutating func complete(_ item: ItemKey, from worker: [UInt8]) -> ResultVerdict {
         let verdict = judge(item, from: worker)
         if verdict == .accepted {
@@ -164,11 +165,18 @@ struct Scheduler: Sendable {
     }
 
     /// Marks `item` done without a result: nothing was left in it to send (every file in it
-    /// had failed), or it failed for good. Frees the credit of whoever held it.
+    /// had failed), or it failed for good. Frees the credit of whoever held it; with nothing to
+    /// write, it no longer holds the window.
     mutating func settle(_ item: ItemKey) {
         for (id, worker) in workers where worker.inFlight.contains(item) {
             workers[id]?.inFlight.remove(item)
         }
-        jobs[item.job]?.markDone(item.item)
+        jobs[item.job]?.markWritten(item.item)
+    }
+
+    /// The blocks of an answered item are in their outputs (or were dropped with a failed
+    /// file): the window may move past it.
+    mutating func written(_ item: ItemKey) {
+        jobs[item.job]?.markWritten(item.item)
     }
 }

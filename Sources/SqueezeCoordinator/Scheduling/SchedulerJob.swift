@@ -1,13 +1,13 @@
 import DequeModule
 import SqueezeGzip
 
-/// One job as the scheduler sees it: which items are left, which are done, and how far ahead
-/// of the oldest unfinished item dispatch may run.
+/// One job as the scheduler sees it: which items are left, which are answered, which are
+/// written, and how far ahead of the oldest unwritten item dispatch may run.
 struct SchedulerJob: Sendable {
     /// The engine its items need.
     let engine: CompressionEngine
-    /// Dispatch may run at most this many items ahead of the oldest unfinished one, which
-    /// bounds the writers' reorder buffers.
+    /// Dispatch may run at most this many items ahead of the oldest unwritten one, which
+    /// bounds what waits for the writers, however slow the disk.
     let window: Int
     /// Items not yet sent, in plan order.
     var pending: Deque<UInt64>
@@ -17,7 +17,9 @@ struct SchedulerJob: Sendable {
     private(set) var done: [Bool]
     /// How many are done.
     private(set) var doneCount = 0
-    /// Lowest item id not yet done.
+    /// Written items: their blocks are in their outputs (or nothing was left to write).
+    private(set) var written: [Bool]
+    /// Lowest item id not yet written: the window's base.
     private(set) var lowWater: UInt64 = 0
 
     init(items: Int, window: Int, engine: CompressionEngine) {
@@ -25,6 +27,7 @@ struct SchedulerJob: Sendable {
         self.window = max(1, window)
         pending = Deque(0..<UInt64(max(0, items)))
         done = Array(repeating: false, count: max(0, items))
+        written = Array(repeating: false, count: max(0, items))
     }
 
     /// Whether `item` is an item of this job.
@@ -53,12 +56,19 @@ struct SchedulerJob: Sendable {
         return nil
     }
 
-    /// Marks an item done and advances the window.
+    /// Marks an item answered: it is not sent again, and later answers are late.
     mutating func markDone(_ item: UInt64) {
         guard contains(item), !done[Int(item)] else { return }
         done[Int(item)] = true
         doneCount += 1
-        while lowWater < UInt64(done.count) && done[Int(lowWater)] { lowWater += 1 }
+    }
+
+    /// Marks an item written (implies answered) and advances the window.
+    mutating func markWritten(_ item: UInt64) {
+        guard contains(item), !written[Int(item)] else { return }
+        markDone(item)
+        written[Int(item)] = true
+        while lowWater < UInt64(written.count) && written[Int(lowWater)] { lowWater += 1 }
     }
 
     /// Puts an unfinished item at the front of the retries (once).
