@@ -37,6 +37,11 @@ extension Coordinator {
                         envelope = try WireCodec.decode(message.frames.dropFirst())
                     } catch {
                         await countMalformed(error, from: peer)
+                        // A request whose header is sound gets an answer, so its client never waits forever.
+                        if let header = try? MessageHeader(decoding: message.frames[1]), header.type == .submit {
+                            let reply = ErrorReply(message: "submit refused: \(error)")
+                            endpoint.send(ZMQMessage([peer] + WireCodec.encode(.error(reply), correlation: header.correlation)))
+                        }
                         continue
                     }
                     await clientHeard(peer)

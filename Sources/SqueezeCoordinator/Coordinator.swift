@@ -224,6 +224,7 @@ public actor Coordinator {
     /// `submit` for a job whose client (`owner`) must stay alive while it runs.
     func submit(_ request: JobRequest, owner: [UInt8]?) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
         guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
+        try Self.checkFields(of: request)
         let blockSize = request.blockSize ?? configuration.blockSize
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
             throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
@@ -258,7 +259,7 @@ public actor Coordinator {
         job.failed = prepared.failed
         if let owner {
             job.owner = owner
-            let interval = request.heartbeatMilliseconds.map { Duration.milliseconds(max(1, $0)) } ?? configuration.heartbeatInterval
+            let interval = request.heartbeatMilliseconds.map { Duration.milliseconds($0) } ?? configuration.heartbeatInterval
             job.ownerDeadline = interval * configuration.liveness
             clientsHeard[owner] = .now
         }
@@ -274,6 +275,20 @@ public actor Coordinator {
         checkFinished(id)
         pump()
         return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
+    }
+
+    /// The range a following client may promise for its heartbeats.
+    static let clientHeartbeatRange = 100...60_000
+
+    /// Refuses request fields out of range before anything uses them, naming the field.
+    static func checkFields(of request: JobRequest) throws {
+        if let milliseconds = request.heartbeatMilliseconds, !clientHeartbeatRange.contains(milliseconds) {
+            throw CoordinatorError("heartbeatMilliseconds \(milliseconds): must be \(clientHeartbeatRange.lowerBound)-\(clientHeartbeatRange.upperBound)")
+        }
+        for (name, path) in [("source", request.source), ("destination", request.destination ?? "")] {
+            if path.utf8.contains(0) { throw CoordinatorError("\(name) contains a NUL byte") }
+        }
+        if request.source.isEmpty { throw CoordinatorError("source is empty") }
     }
 
     /// The engine setting a request asks for: its forced engine, or the level table's choice.

@@ -96,8 +96,27 @@ public enum WireCodec {
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .malformed("\(T.self): missing field \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw .malformed("\(T.self): field \"\(fieldPath(context))\" is not \(jsonType(type))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw .malformed("\(T.self): field \"\(fieldPath(context))\" is null, expected \(jsonType(type))")
         } catch {
             throw .malformed("\(T.self): \(error)")
+        }
+    }
+
+    private static func fieldPath(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func jsonType(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int32.Type, is UInt64.Type, is Double.Type: "a number"
+        default: "of type \(type)"
         }
     }
 

@@ -77,6 +77,51 @@ struct HostilePeerTests {
         }
     }
 
+    @Test("every submit gets a reply: a missing or mistyped field and an out-of-range value are named")
+    func badSubmitsAreAnswered() async throws {
+        let context = try ZMQContext()
+        let coordinator = Coordinator(configuration: CoordinatorConfiguration(liveness: 30), context: context)
+        let workers = "inproc://hostile-workers-\(UUID().uuidString)"
+        let clients = "inproc://hostile-clients-\(UUID().uuidString)"
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        let cases: [(body: String, answer: String)] = [
+            (#"{"source":"/a"}"#, #"missing field "level""#),
+            (#"{"source":"/a","level":"six","force":false}"#, #"field "level" is not a number"#),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":0}"#, "heartbeatMilliseconds 0: must be 100-60000"),
+            (#"{"source":"/a\u0000/etc","level":6,"force":false}"#, "source contains a NUL byte"),
+            (#"{"source":"/a","level":6,"force":false,"engine":"zstd"}"#, #"unknown engine "zstd""#),
+        ]
+        var answers: [UInt64: String] = [:]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await coordinator.run(workerEndpoints: [workers], clientEndpoints: [clients]) { _ in readySink.finish() } }
+            for await _ in ready {}
+            let client = try await Self.rawPeer("client", context: context, address: clients)
+            // A submit left unanswered must fail the test, not hang it.
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                if !Task.isCancelled { await client.shutdown() }
+            }
+            for (index, testCase) in cases.enumerated() {
+                let header = MessageHeader(type: .submit, correlation: UInt64(100 + index)).encoded()
+                client.send(ZMQMessage([header, Array(testCase.body.utf8)]))
+            }
+            for await event in client.events {
+                guard case .message(let message) = event, let envelope = try? WireCodec.decode(message.frames),
+                      case .error(let reply) = envelope.message else { continue }
+                answers[envelope.correlation] = reply.message
+                if answers.count == cases.count { break }
+            }
+            await client.shutdown()
+            coordinator.shutdown()
+            group.cancelAll()
+        }
+        _ = await context.terminate(timeout: .seconds(3))
+        for (index, testCase) in cases.enumerated() {
+            let answer = answers[UInt64(100 + index)]
+            #expect(answer?.contains(testCase.answer) == true, "\(testCase.body): \(answer ?? "no answer")")
+        }
+    }
+
     @Test("a result or itemFailed from a worker the item was not sent to does not count")
     func answersOnlyFromTheAssignee() async throws {
         let (source, destination, contents) = try Self.makeJob(files: 1, bytes: 40_000)
