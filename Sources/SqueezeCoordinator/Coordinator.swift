@@ -424,9 +424,10 @@ public actor Coordinator {
         switch message {
         case .workerReady(let hello):
             if workers[peer] != nil { requeue(worker: peer) }
-            // Checked before any arithmetic: slots times credit per slot must not overflow.
-            guard WorkerHello.slotRange.contains(hello.slots) else {
-                countMalformed(ProtocolError.malformed("worker announced \(hello.slots) slots (must be \(WorkerHello.slotRange.lowerBound)-\(WorkerHello.slotRange.upperBound))"), from: peer)
+            // Checked before any arithmetic (slots times credit per slot must not overflow) and
+            // before its names reach a log line.
+            if let defect = hello.defect {
+                countMalformed(ProtocolError.malformed(defect), from: peer)
                 return
             }
             let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now)
@@ -562,7 +563,7 @@ public actor Coordinator {
     func countMalformed(_ error: any Error, from peer: [UInt8]) {
         malformedMessages += 1
         logger.warning("dropped malformed message", metadata: [
-            "peer": "\(String(decoding: peer, as: UTF8.self))", "error": "\(error)", "count": "\(malformedMessages)",
+            "peer": "\(String(decoding: peer, as: UTF8.self).debugDescription)", "error": "\(error)", "count": "\(malformedMessages)",
         ])
     }
 

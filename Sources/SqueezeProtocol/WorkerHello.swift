@@ -14,6 +14,23 @@ public struct WorkerHello: Codable, Sendable, Equatable {
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024
+    /// Longest worker id or host name accepted, in UTF-8 bytes.
+    public static let maxNameBytes = 128
+
+    /// Why the announcement cannot be accepted, or nil when it can: slots out of range, or an
+    /// id or host that is empty, too long or has control characters (which would forge log lines).
+    public var defect: String? {
+        guard Self.slotRange.contains(slots) else {
+            return "worker announced \(slots) slots (must be \(Self.slotRange.lowerBound)-\(Self.slotRange.upperBound))"
+        }
+        for (field, value) in [("workerID", workerID), ("host", host)] {
+            guard !value.isEmpty, value.utf8.count <= Self.maxNameBytes,
+                  !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                return "\(field) must be 1-\(Self.maxNameBytes) bytes without control characters"
+            }
+        }
+        return nil
+    }
 
     /// Creates an announcement.
     public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil) {

@@ -33,6 +33,9 @@ struct WorkerCommand: AsyncParsableCommand {
     var engines: String?
 
     func validate() throws {
+        if let id, WorkerHello(workerID: id, host: "-", slots: 1, pid: 0).defect != nil {
+            throw ValidationError("--id must be 1-\(WorkerHello.maxNameBytes) bytes without control characters")
+        }
         guard WorkerHello.slotRange.contains(slots) else {
             throw ValidationError("--slots must be \(WorkerHello.slotRange.lowerBound)-\(WorkerHello.slotRange.upperBound)")
         }

@@ -43,7 +43,7 @@ struct HostilePeerTests {
         return false
     }
 
-    @Test("slot counts out of range (overflowing ones included) are refused, not trusted")
+    @Test("slot counts out of range (overflowing ones included) and bad worker names are refused, not trusted")
     func slotsOutOfRange() async throws {
         let (source, destination, contents) = try Self.makeJob(files: 3, bytes: 50_000)
         defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
@@ -58,7 +58,10 @@ struct HostilePeerTests {
             let evil = try await Self.rawPeer("evil", context: context, address: address)
             let claims = [(1 << 62) + 1, Int.max, 0, -5, WorkerHello.slotRange.upperBound + 1]
             for slots in claims { evil.send(Self.hello("evil", slots: slots)) }
-            #expect(await Self.eventually { await coordinator.malformedMessages == claims.count })
+            // Names that would forge log lines or are unbounded.
+            let names = ["evil\nlevel=error msg=forged", "", String(repeating: "x", count: WorkerHello.maxNameBytes + 1), "tab\there"]
+            for name in names { evil.send(Self.hello(name, slots: 1)) }
+            #expect(await Self.eventually { await coordinator.malformedMessages == claims.count + names.count })
             #expect(await coordinator.workerCount == 0)
 
             group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run() }
