@@ -26,8 +26,8 @@ public actor Coordinator {
     private var workers: [[UInt8]: WorkerRecord] = [:]
     var jobs: [UInt64: JobRecord] = [:]
     var jobOrder: [UInt64] = []
-    /// Who gets which item: credit, windows, requeues and which answers count.
-    private var scheduler = Scheduler()
+    /// Who gets which item: credit, windows, requeues, deadlines and which answers count.
+    private var scheduler: Scheduler
     private var nextJobID: UInt64 = 1
     private var finished: [JobStatus] = []
     private var lastHeartbeat = ContinuousClock.now
@@ -53,6 +53,7 @@ public actor Coordinator {
         self.context = context
         self.logger = logger
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
+        scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
     }
 
     deinit {
@@ -490,6 +491,7 @@ public actor Coordinator {
         case .accepted:
             break
         case .late, .notAssigned:
+            _ = scheduler.complete(key, from: peer)  // frees a slower copy's credit
             lateResults += 1  // the first result won, the job ended, or the item was taken back
             return false
         case .unknownItem:

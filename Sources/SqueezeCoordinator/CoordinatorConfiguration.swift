@@ -16,6 +16,9 @@ public struct CoordinatorConfiguration: Sendable {
     public var progressInterval: Duration
     /// When set, jobs may only name paths under this folder.
     public var root: String?
+    /// The least time a worker may hold an item before a copy goes to another worker (it gets
+    /// ten times the typical item time when that is longer).
+    public var itemDeadline: Duration
 
     /// The defaults.
     public init(
@@ -26,7 +29,8 @@ public struct CoordinatorConfiguration: Sendable {
         writeBehindBytes: Int = 64 << 20,
         ioThreads: Int = 4,
         progressInterval: Duration = .milliseconds(200),
-        root: String? = nil
+        root: String? = nil,
+        itemDeadline: Duration = .seconds(30)
     ) {
         self.blockSize = blockSize
         self.heartbeatInterval = heartbeatInterval
@@ -36,5 +40,6 @@ public struct CoordinatorConfiguration: Sendable {
         self.ioThreads = ioThreads
         self.progressInterval = progressInterval
         self.root = root
+        self.itemDeadline = itemDeadline
     }
 }

@@ -34,6 +34,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Threads for disk reads, writes and fsync.")
     var ioThreads = 4
 
+    @Option(help: "Least time a worker may hold an item before a copy goes to another worker, e.g. 30s (it gets ten typical item times if that is longer).")
+    var itemDeadline: Interval?
+
     func validate() throws {
         guard liveness >= 1 else { throw ValidationError("--liveness must be at least 1") }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
@@ -47,6 +50,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         if let heartbeat { settings.heartbeatInterval = heartbeat.duration }
         settings.liveness = liveness
         settings.ioThreads = ioThreads
+        if let itemDeadline { settings.itemDeadline = itemDeadline.duration }
         settings.root = root
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)

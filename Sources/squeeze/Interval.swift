@@ -19,7 +19,8 @@ struct Interval: ExpressibleByArgument, Sendable {
             number = Substring(text)
             scale = 1
         }
-        guard let value = Double(number), value > 0, value.isFinite else { return nil }
+        // Bounded before the conversion: a huge number would trap converting to Int64.
+        guard let value = Double(number), value > 0, value.isFinite, value * scale <= 1e9 else { return nil }
         duration = .milliseconds(Int64((value * scale * 1000).rounded()))
         guard duration > .zero else { return nil }
     }

@@ -125,6 +125,44 @@ struct HostilePeerTests {
         }
     }
 
+    @Test("a worker that takes items and never answers cannot hold a job: copies go to another worker")
+    func hoardingWorker() async throws {
+        let (source, destination, contents) = try Self.makeJob(files: 12, bytes: 20_000)
+        defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
+        let context = try ZMQContext()
+        // Small blocks so the job has many items; a short deadline so the test is quick.
+        let coordinator = Coordinator(
+            configuration: CoordinatorConfiguration(blockSize: 4096, liveness: 30, itemDeadline: .milliseconds(300)), context: context)
+        let address = "inproc://hostile-\(UUID().uuidString)"
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        var summary: JobSummary?
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() } }
+            for await _ in ready {}
+            // The hoarder announces the most slots allowed and every engine, then sits on its items.
+            let hoarder = try await Self.rawPeer("hoarder", context: context, address: address)
+            hoarder.send(Self.hello("hoarder", slots: WorkerHello.slotRange.upperBound, engines: CompressionEngine.allCases.map(\.rawValue)))
+            #expect(await Self.eventually { await coordinator.workerCount == 1 })
+            let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run() }
+            // A job the hoarder holds must fail the test, not hang it.
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                if !Task.isCancelled { await coordinator.cancel(job: accepted.jobID, reason: "held by the hoarder") }
+            }
+            for await event in events { if case .finished(let final) = event { summary = final } }
+            await hoarder.shutdown()
+            coordinator.shutdown()
+            group.cancelAll()
+        }
+        _ = await context.terminate(timeout: .seconds(3))
+        #expect(summary?.state == .completed)
+        for (name, data) in contents {
+            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
+            #expect(try GzipDecoder.decompress(member) == data)
+        }
+    }
+
     @Test("a result or itemFailed from a worker the item was not sent to does not count")
     func answersOnlyFromTheAssignee() async throws {
         let (source, destination, contents) = try Self.makeJob(files: 1, bytes: 40_000)

@@ -176,4 +176,58 @@ struct SchedulerTests {
         #expect(drain(&scheduler).map(\.item.item) == [1])
         #expect(scheduler.progress(of: 1)! == (1, 2))
     }
+
+    @Test("an item held past its deadline goes once to a second worker; the first answer wins and frees the slower copy")
+    func speculativeCopy() {
+        let start = ContinuousClock.now
+        let c: [UInt8] = Array("c".utf8)
+        var scheduler = Scheduler(deadline: ItemDeadline(floor: .seconds(5), factor: 10))
+        scheduler.addWorker(a, credit: 1, engines: all)
+        scheduler.addJob(1, items: 1, window: 10, engine: .zlib)
+        #expect(scheduler.nextAssignment(now: start)?.worker == a)
+        scheduler.addWorker(b, credit: 1, engines: all)
+        scheduler.addWorker(c, credit: 1, engines: all)
+        #expect(scheduler.nextAssignment(now: start + .seconds(4)) == nil, "a copy before the deadline")
+        let copy = scheduler.nextAssignment(now: start + .seconds(6))
+        #expect(copy?.worker == b && copy?.item == ItemKey(job: 1, item: 0))
+        #expect(scheduler.nextAssignment(now: start + .seconds(60)) == nil, "only one copy")
+        // The holder dying does not requeue an item whose copy is out.
+        #expect(scheduler.removeWorker(a).isEmpty)
+        scheduler.addWorker(a, credit: 1, engines: all)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: b, now: start + .seconds(7)) == .accepted)
+        #expect(scheduler.busy(b) == 0)
+    }
+
+    @Test("the slower copy's answer is late and frees its worker's credit")
+    func slowerCopyIsLate() {
+        let start = ContinuousClock.now
+        var scheduler = Scheduler(deadline: ItemDeadline(floor: .seconds(1), factor: 10))
+        scheduler.addWorker(a, credit: 1, engines: all)
+        scheduler.addJob(1, items: 1, window: 10, engine: .zlib)
+        _ = scheduler.nextAssignment(now: start)
+        scheduler.addWorker(b, credit: 1, engines: all)
+        #expect(scheduler.nextAssignment(now: start + .seconds(2))?.worker == b)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: start + .seconds(3)) == .accepted)
+        #expect(scheduler.busy(b) == 1, "b is still compressing its copy")
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: b, now: start + .seconds(4)) == .late)
+        #expect(scheduler.busy(b) == 0)
+        // A failed copy with the other still out does not fail the item.
+        scheduler.addJob(2, items: 1, window: 10, engine: .zlib)
+        _ = scheduler.nextAssignment(now: start + .seconds(5))
+        let other = scheduler.nextAssignment(now: start + .seconds(40))
+        #expect(other != nil)
+        let first: [UInt8] = other?.worker == a ? b : a
+        #expect(scheduler.fail(ItemKey(job: 2, item: 0), from: first) == .late)
+        #expect(!scheduler.isSettled(ItemKey(job: 2, item: 0)))
+    }
+
+    @Test("the deadline follows the cluster's speed, never below its floor")
+    func deadlineAdapts() {
+        var deadline = ItemDeadline(floor: .seconds(2), factor: 10)
+        #expect(deadline.allowance == .seconds(2))
+        deadline.observe(.milliseconds(50))
+        #expect(deadline.allowance == .seconds(2))
+        for _ in 0..<100 { deadline.observe(.seconds(1)) }
+        #expect(deadline.allowance > .seconds(9) && deadline.allowance <= .seconds(10))
+    }
 }

@@ -1,17 +1,30 @@
 import SqueezeGzip
 
 /// The dispatch policy, apart from all I/O: credit per worker, a window per job, round-robin
-/// between jobs, requeue on death, and which answers count. Events go in as method calls and
-/// decisions come out as values; the `Coordinator` actor carries them out (reads, sends,
-/// writes). Unit-tested without sockets (SchedulerTests).
+/// between jobs, requeue on death, deadlines with a speculative copy, and which answers
+/// count. Events go in as method calls (with the time, where it matters) and decisions come
+/// out as values; the `Coordinator` actor carries them out (reads, sends, writes).
+/// Unit-tested without sockets or clocks (SchedulerTests).
 struct Scheduler: Sendable {
+    /// One worker holding an item, and since when.
+    private struct Holder: Sendable {
+        var worker: [UInt8]
+        var since: ContinuousClock.Instant
+    }
+
     private(set) var workers: [[UInt8]: SchedulerWorker] = [:]
     private(set) var jobs: [UInt64: SchedulerJob] = [:]
     /// Running jobs in the order they were added; dispatch goes round-robin over them.
     private(set) var order: [UInt64] = []
     private var nextJob = 0
+    /// Who holds each item in flight: one worker, or two once a copy went out.
+    private var holders: [ItemKey: [Holder]] = [:]
+    /// How long a holder may keep an item before a copy goes elsewhere.
+    private(set) var deadline: ItemDeadline
 
-    init() {}
+    init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10)) {
+        self.deadline = deadline
+    }
 
     // MARK: - Workers
 
@@ -24,15 +37,29 @@ struct Scheduler: Sendable {
         return requeued
     }
 
-    /// Forgets a worker (it left, fell silent or could not be reached); its items go to the
-    /// front of their jobs' queues and are returned.
+    /// Forgets a worker (it left, fell silent or could not be reached); the items only it held
+    /// go to the front of their jobs' queues and are returned.
     @discardableResult
     mutating func removeWorker(_ id: [UInt8]) -> [ItemKey] {
-        guard let worker = workers.removeValue(forKey: id) else { return [] }
-        let held = worker.inFlight.sorted { ($0.job, $0.item) < ($1.job, $1.item) }
+        guard let worker = workers[id] else { return [] }
+        var requeued: [ItemKey] = []
+        for key in worker.inFlight.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
+            // An item whose copy is still out with another worker stays with that worker.
+            if dropHolder(id, of: key) { requeued.append(key) }
+        }
+        workers.removeValue(forKey: id)
         // Prepending in reverse keeps the lowest item first.
-        for key in held.reversed() { jobs[key.job]?.requeue(key.item) }
-        return held
+        for key in requeued.reversed() { jobs[key.job]?.requeue(key.item) }
+        return requeued
+    }
+
+    /// Forgets that `worker` holds `key`; returns whether nobody holds it any more.
+    private mutating func dropHolder(_ worker: [UInt8], of key: ItemKey) -> Bool {
+        workers[worker]?.inFlight.remove(key)
+        guard var list = holders[key] else { return true }
+        list.removeAll { $0.worker == worker }
+        holders[key] = list.isEmpty ? nil : list
+        return list.isEmpty
     }
 
     /// Whether some registered worker has `engine`.
@@ -46,7 +73,7 @@ struct Scheduler: Sendable {
     // MARK: - Jobs
 
     /// Adds a job of `items` items (ids 0..<items), dispatched at most `window` items ahead of
-    /// its oldest unfinished one, to workers that have `engine`.
+    /// its oldest unwritten one, to workers that have `engine`.
     mutating func addJob(_ id: UInt64, items: Int, window: Int, engine: CompressionEngine) {
         guard jobs[id] == nil else { return }
         jobs[id] = SchedulerJob(items: items, window: window, engine: engine)
@@ -62,15 +89,16 @@ struct Scheduler: Sendable {
             if index < nextJob { nextJob -= 1 }
             if nextJob >= order.count { nextJob = 0 }
         }
-        var holders: [[UInt8]] = []
+        var named: [[UInt8]] = []
         for (worker, var state) in workers {
             let held = state.inFlight.filter { $0.job == id }
             guard !held.isEmpty else { continue }
             state.inFlight.subtract(held)
             workers[worker] = state
-            holders.append(worker)
+            named.append(worker)
         }
-        return holders.sorted { $0.lexicographicallyPrecedes($1) }
+        holders = holders.filter { $0.key.job != id }
+        return named.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     /// Whether `item` is done, or its job has ended.
@@ -88,9 +116,16 @@ struct Scheduler: Sendable {
 
     /// The next item to send and where: the next job (round-robin) with something sendable and
     /// a worker with free credit that has its engine; of those workers, the one with the most
-    /// free credit. The item counts against that worker's credit from now on. Nil when no
-    /// more can be sent.
-    mutating func nextAssignment() -> Assignment? {
+    /// free credit. The item counts against that worker's credit from now on. When nothing new
+    /// can go out, an item held past its deadline goes, once, to a second worker as well: the
+    /// first answer of the two wins, so a straggling or hoarding worker cannot hold up a job.
+    /// Nil when no more can be sent.
+    mutating func nextAssignment(now: ContinuousClock.Instant = .now) -> Assignment? {
+        if let fresh = nextFresh(now: now) { return fresh }
+        return nextCopy(now: now)
+    }
+
+    private mutating func nextFresh(now: ContinuousClock.Instant) -> Assignment? {
         guard !order.isEmpty else { return nil }
         for offset in 0..<order.count {
             let id = order[(nextJob + offset) % order.count]
@@ -102,16 +137,36 @@ struct Scheduler: Sendable {
             jobs[id] = job
             nextJob = (nextJob + offset + 1) % order.count
             let key = ItemKey(job: id, item: item)
-            workers[worker]?.inFlight.insert(key)
+            hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
         return nil
     }
 
+    private mutating func nextCopy(now: ContinuousClock.Instant) -> Assignment? {
+        let allowance = deadline.allowance
+        let overdue = holders.compactMap { key, list -> ItemKey? in
+            guard list.count == 1, now - list[0].since > allowance, jobs[key.job]?.isDone(key.item) == false else { return nil }
+            return key
+        }
+        for key in overdue.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
+            guard let engine = jobs[key.job]?.engine, let holder = holders[key]?.first?.worker,
+                  let worker = freestWorker(with: engine, excluding: holder) else { continue }
+            hold(key, by: worker, now: now)
+            return Assignment(worker: worker, item: key)
+        }
+        return nil
+    }
+
+    private mutating func hold(_ key: ItemKey, by worker: [UInt8], now: ContinuousClock.Instant) {
+        workers[worker]?.inFlight.insert(key)
+        holders[key, default: []].append(Holder(worker: worker, since: now))
+    }
+
     /// Ties go to the smaller routing id, so the same events always give the same decisions.
-    private func freestWorker(with engine: CompressionEngine) -> [UInt8]? {
+    private func freestWorker(with engine: CompressionEngine, excluding excluded: [UInt8]? = nil) -> [UInt8]? {
         var best: (id: [UInt8], available: Int)?
-        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) {
+        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && id != excluded {
             if let current = best {
                 guard worker.available > current.available
                     || (worker.available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
@@ -123,23 +178,42 @@ struct Scheduler: Sendable {
 
     // MARK: - Answers
 
-    /// A result for `item` from `worker`. Only the first answer, and only from the worker
-    /// holding the item, is accepted; the item is then done and its credit free. The window
-    /// moves on only when it is `written`.
-    mutating func complete(_ item: ItemKey, from worker: [UInt8]) -> ResultVerdict {
+    /// A result for `item` from `worker`. Only the first answer, and only from a worker
+    /// holding the item, is accepted; the item is then done and that worker's credit free.
+    /// The window moves on only when it is `written`.
+    mutating func complete(_ item: ItemKey, from worker: [UInt8], now: ContinuousClock.Instant = .now) -> ResultVerdict {
         let verdict = judge(item, from: worker)
-        if verdict == .accepted {
-            workers[worker]?.inFlight.remove(item)
+        switch verdict {
+        case .accepted:
+            if let since = holders[item]?.first(where: { $0.worker == worker })?.since {
+                deadline.observe(now - since)
+            }
+            // The other copy's worker keeps the item against its credit until it answers
+            // (late) or dies: it is still compressing it.
+            _ = dropHolder(worker, of: item)
             jobs[item.job]?.markDone(item.item)
+        case .late:
+            // The slower copy, done at last: its credit is free.
+            if workers[worker]?.inFlight.contains(item) == true { _ = dropHolder(worker, of: item) }
+        case .notAssigned, .unknownItem:
+            break
         }
         return verdict
     }
 
-    /// `itemFailed` for `item` from `worker`: counts only from the worker holding it, which
-    /// then no longer does. The item stays unfinished; the caller decides its fate.
+    /// `itemFailed` for `item` from `worker`: counts only from a worker holding it, which then
+    /// no longer does. With a copy still out elsewhere only this copy failed (`.late`); else
+    /// the item stays unfinished and the caller decides its fate.
     mutating func fail(_ item: ItemKey, from worker: [UInt8]) -> ResultVerdict {
         let verdict = judge(item, from: worker)
-        if verdict == .accepted { workers[worker]?.inFlight.remove(item) }
+        switch verdict {
+        case .accepted:
+            return dropHolder(worker, of: item) ? .accepted : .late
+        case .late:
+            if workers[worker]?.inFlight.contains(item) == true { _ = dropHolder(worker, of: item) }
+        case .notAssigned, .unknownItem:
+            break
+        }
         return verdict
     }
 
@@ -158,9 +232,9 @@ struct Scheduler: Sendable {
     }
 
     /// Takes `item` back from `worker` without an answer (its read failed, or its result was
-    /// refused) and queues it to be sent again.
+    /// refused) and queues it to be sent again, unless a copy is still out elsewhere.
     mutating func requeue(_ item: ItemKey, from worker: [UInt8]?) {
-        if let worker { workers[worker]?.inFlight.remove(item) }
+        if let worker, !dropHolder(worker, of: item) { return }
         jobs[item.job]?.requeue(item.item)
     }
 
@@ -171,6 +245,7 @@ struct Scheduler: Sendable {
         for (id, worker) in workers where worker.inFlight.contains(item) {
             workers[id]?.inFlight.remove(item)
         }
+        holders.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
     }
 
