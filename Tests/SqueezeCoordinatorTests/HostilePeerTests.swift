@@ -33,6 +33,15 @@ struct HostilePeerTests {
         ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(workerID: id, host: "test", slots: slots, pid: 1, engines: engines))))
     }
 
+    /// Every output decompresses to its source's bytes.
+    private static func expectOutputs(in destination: String, match contents: [String: [UInt8]],
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for (name, data) in contents {
+            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
+            #expect(try GzipDecoder.decompress(member) == data, "\(name)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Polls `condition` every 10 ms for up to 10 s.
     private static func eventually(_ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -74,10 +83,7 @@ struct HostilePeerTests {
         }
         _ = await context.terminate(timeout: .seconds(3))
         #expect(summary?.state == .completed)
-        for (name, data) in contents {
-            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
-            #expect(try GzipDecoder.decompress(member) == data)
-        }
+        try Self.expectOutputs(in: destination, match: contents)
     }
 
     @Test("every submit gets a reply: a missing or mistyped field and an out-of-range value are named")
@@ -157,10 +163,7 @@ struct HostilePeerTests {
         }
         _ = await context.terminate(timeout: .seconds(3))
         #expect(summary?.state == .completed)
-        for (name, data) in contents {
-            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
-            #expect(try GzipDecoder.decompress(member) == data)
-        }
+        try Self.expectOutputs(in: destination, match: contents)
     }
 
     @Test("a result or itemFailed from a worker the item was not sent to does not count")
@@ -220,9 +223,6 @@ struct HostilePeerTests {
         _ = await context.terminate(timeout: .seconds(3))
         #expect(summary?.state == .completed)
         #expect(summary?.failed.isEmpty == true)
-        for (name, data) in contents {
-            let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
-            #expect(try GzipDecoder.decompress(member) == data)
-        }
+        try Self.expectOutputs(in: destination, match: contents)
     }
 }
