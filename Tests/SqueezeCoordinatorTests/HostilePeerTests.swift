@@ -42,6 +42,43 @@ struct HostilePeerTests {
         }
     }
 
+    /// A coordinator running in this process on fresh inproc endpoints.
+    private struct Harness: Sendable {
+        let context: ZMQContext
+        let coordinator: Coordinator
+        let workers: String
+        let clients: String
+    }
+
+    /// Runs a coordinator while `body` runs. `body` may add tasks (workers, deadlines) to the
+    /// group; they are cancelled and the coordinator shut down when it returns or throws.
+    private static func withCoordinator(
+        _ configuration: CoordinatorConfiguration = CoordinatorConfiguration(liveness: 30),
+        _ body: (Harness, inout ThrowingTaskGroup<Void, any Error>) async throws -> Void
+    ) async throws {
+        let context = try ZMQContext()
+        let harness = Harness(
+            context: context, coordinator: Coordinator(configuration: configuration, context: context),
+            workers: "inproc://hostile-workers-\(UUID().uuidString)", clients: "inproc://hostile-clients-\(UUID().uuidString)")
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await harness.coordinator.run(workerEndpoints: [harness.workers], clientEndpoints: [harness.clients]) { _ in readySink.finish() }
+            }
+            for await _ in ready {}
+            do {
+                try await body(harness, &group)
+            } catch {
+                harness.coordinator.shutdown()
+                group.cancelAll()
+                throw error
+            }
+            harness.coordinator.shutdown()
+            group.cancelAll()
+        }
+        _ = await context.terminate(timeout: .seconds(3))
+    }
+
     /// Polls `condition` every 10 ms for up to 10 s.
     private static func eventually(_ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -56,15 +93,10 @@ struct HostilePeerTests {
     func slotsOutOfRange() async throws {
         let (source, destination, contents) = try Self.makeJob(files: 3, bytes: 50_000)
         defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
-        let context = try ZMQContext()
-        let coordinator = Coordinator(configuration: CoordinatorConfiguration(liveness: 30), context: context)
-        let address = "inproc://hostile-\(UUID().uuidString)"
-        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         var summary: JobSummary?
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() } }
-            for await _ in ready {}
-            let evil = try await Self.rawPeer("evil", context: context, address: address)
+        try await Self.withCoordinator { harness, group in
+            let coordinator = harness.coordinator
+            let evil = try await Self.rawPeer("evil", context: harness.context, address: harness.workers)
             let claims = [(1 << 62) + 1, Int.max, 0, -5, WorkerHello.slotRange.upperBound + 1]
             for slots in claims { evil.send(Self.hello("evil", slots: slots)) }
             // Names that would forge log lines or are unbounded.
@@ -73,26 +105,18 @@ struct HostilePeerTests {
             #expect(await Self.eventually { await coordinator.malformedMessages == claims.count + names.count })
             #expect(await coordinator.workerCount == 0)
 
-            group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run() }
+            group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: harness.workers, slots: 1), context: harness.context).run() }
             #expect(await Self.eventually { await coordinator.workerCount == 1 })
             let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
             for await event in events { if case .finished(let final) = event { summary = final } }
             await evil.shutdown()
-            coordinator.shutdown()
-            group.cancelAll()
         }
-        _ = await context.terminate(timeout: .seconds(3))
         #expect(summary?.state == .completed)
         try Self.expectOutputs(in: destination, match: contents)
     }
 
     @Test("every submit gets a reply: a missing or mistyped field and an out-of-range value are named")
     func badSubmitsAreAnswered() async throws {
-        let context = try ZMQContext()
-        let coordinator = Coordinator(configuration: CoordinatorConfiguration(liveness: 30), context: context)
-        let workers = "inproc://hostile-workers-\(UUID().uuidString)"
-        let clients = "inproc://hostile-clients-\(UUID().uuidString)"
-        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         let cases: [(body: String, answer: String)] = [
             (#"{"source":"/a"}"#, #"missing field "level""#),
             (#"{"source":"/a","level":"six","force":false}"#, #"field "level" is not a number"#),
@@ -101,10 +125,8 @@ struct HostilePeerTests {
             (#"{"source":"/a","level":6,"force":false,"engine":"zstd"}"#, #"unknown engine "zstd""#),
         ]
         var answers: [UInt64: String] = [:]
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await coordinator.run(workerEndpoints: [workers], clientEndpoints: [clients]) { _ in readySink.finish() } }
-            for await _ in ready {}
-            let client = try await Self.rawPeer("client", context: context, address: clients)
+        try await Self.withCoordinator { harness, group in
+            let client = try await Self.rawPeer("client", context: harness.context, address: harness.clients)
             // A submit left unanswered must fail the test, not hang it.
             group.addTask {
                 try? await Task.sleep(for: .seconds(10))
@@ -121,10 +143,7 @@ struct HostilePeerTests {
                 if answers.count == cases.count { break }
             }
             await client.shutdown()
-            coordinator.shutdown()
-            group.cancelAll()
         }
-        _ = await context.terminate(timeout: .seconds(3))
         for (index, testCase) in cases.enumerated() {
             let answer = answers[UInt64(100 + index)]
             #expect(answer?.contains(testCase.answer) == true, "\(testCase.body): \(answer ?? "no answer")")
@@ -135,22 +154,17 @@ struct HostilePeerTests {
     func hoardingWorker() async throws {
         let (source, destination, contents) = try Self.makeJob(files: 12, bytes: 20_000)
         defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
-        let context = try ZMQContext()
-        // Small blocks so the job has many items; a short deadline so the test is quick.
-        let coordinator = Coordinator(
-            configuration: CoordinatorConfiguration(blockSize: 4096, liveness: 30, itemDeadline: .milliseconds(300)), context: context)
-        let address = "inproc://hostile-\(UUID().uuidString)"
-        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         var summary: JobSummary?
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() } }
-            for await _ in ready {}
+        // Small blocks so the job has many items; a short deadline so the test is quick.
+        let configuration = CoordinatorConfiguration(blockSize: 4096, liveness: 30, itemDeadline: .milliseconds(300))
+        try await Self.withCoordinator(configuration) { harness, group in
+            let coordinator = harness.coordinator
             // The hoarder announces the most slots allowed and every engine, then sits on its items.
-            let hoarder = try await Self.rawPeer("hoarder", context: context, address: address)
+            let hoarder = try await Self.rawPeer("hoarder", context: harness.context, address: harness.workers)
             hoarder.send(Self.hello("hoarder", slots: WorkerHello.slotRange.upperBound, engines: CompressionEngine.allCases.map(\.rawValue)))
             #expect(await Self.eventually { await coordinator.workerCount == 1 })
             let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
-            group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run() }
+            group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: harness.workers, slots: 1), context: harness.context).run() }
             // A job the hoarder holds must fail the test, not hang it.
             group.addTask {
                 try? await Task.sleep(for: .seconds(30))
@@ -158,10 +172,7 @@ struct HostilePeerTests {
             }
             for await event in events { if case .finished(let final) = event { summary = final } }
             await hoarder.shutdown()
-            coordinator.shutdown()
-            group.cancelAll()
         }
-        _ = await context.terminate(timeout: .seconds(3))
         #expect(summary?.state == .completed)
         try Self.expectOutputs(in: destination, match: contents)
     }
@@ -170,18 +181,13 @@ struct HostilePeerTests {
     func answersOnlyFromTheAssignee() async throws {
         let (source, destination, contents) = try Self.makeJob(files: 1, bytes: 40_000)
         defer { try? FileManager.default.removeItem(atPath: (source as NSString).deletingLastPathComponent) }
-        let context = try ZMQContext()
-        let coordinator = Coordinator(configuration: CoordinatorConfiguration(liveness: 30), context: context)
-        let address = "inproc://hostile-\(UUID().uuidString)"
-        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         var summary: JobSummary?
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() } }
-            for await _ in ready {}
+        try await Self.withCoordinator { harness, _ in
+            let coordinator = harness.coordinator
             // The honest worker offers every engine; the forger only zlib, so it is never sent
             // this job's (libdeflate) item.
-            let honest = try await Self.rawPeer("honest", context: context, address: address)
-            let forger = try await Self.rawPeer("forger", context: context, address: address)
+            let honest = try await Self.rawPeer("honest", context: harness.context, address: harness.workers)
+            let forger = try await Self.rawPeer("forger", context: harness.context, address: harness.workers)
             honest.send(Self.hello("honest", slots: 1, engines: CompressionEngine.allCases.map(\.rawValue)))
             forger.send(Self.hello("forger", slots: 4, engines: ["zlib"]))
             #expect(await Self.eventually { await coordinator.workerCount == 2 })
@@ -217,10 +223,7 @@ struct HostilePeerTests {
             for await event in events { if case .finished(let final) = event { summary = final } }
             await honest.shutdown()
             await forger.shutdown()
-            coordinator.shutdown()
-            group.cancelAll()
         }
-        _ = await context.terminate(timeout: .seconds(3))
         #expect(summary?.state == .completed)
         #expect(summary?.failed.isEmpty == true)
         try Self.expectOutputs(in: destination, match: contents)
