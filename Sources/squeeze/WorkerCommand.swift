@@ -18,7 +18,7 @@ struct WorkerCommand: AsyncParsableCommand {
     var coordinator = "tcp://127.0.0.1:5556"
 
     @Option(help: "Items compressed at once (default: number of cores).")
-    var slots = ProcessInfo.processInfo.activeProcessorCount
+    var slots = min(ProcessInfo.processInfo.activeProcessorCount, WorkerHello.slotRange.upperBound)
 
     @Option(help: "Worker id shown by status (default: host-pid-random).")
     var id: String?

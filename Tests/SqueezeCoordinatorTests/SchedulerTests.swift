@@ -209,6 +209,9 @@ struct SchedulerTests {
         #expect(scheduler.nextAssignment(now: start + .seconds(2))?.worker == b)
         #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: start + .seconds(3)) == .accepted)
         #expect(scheduler.busy(b) == 1, "b is still compressing its copy")
+        // Were b to die now, the answered item would not be requeued.
+        var dying = scheduler
+        #expect(dying.removeWorker(b).isEmpty)
         #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: b, now: start + .seconds(4)) == .late)
         #expect(scheduler.busy(b) == 0)
         // A failed copy with the other still out does not fail the item.

@@ -21,6 +21,9 @@ struct Scheduler: Sendable {
     private var holders: [ItemKey: [Holder]] = [:]
     /// How long a holder may keep an item before a copy goes elsewhere.
     private(set) var deadline: ItemDeadline
+    /// After a scan found no overdue item, the next waits until then: the scan walks
+    /// every item in flight, and results arrive far more often than deadlines pass.
+    private var quietUntil: ContinuousClock.Instant?
 
     init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10)) {
         self.deadline = deadline
@@ -44,8 +47,9 @@ struct Scheduler: Sendable {
         guard let worker = workers[id] else { return [] }
         var requeued: [ItemKey] = []
         for key in worker.inFlight.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
-            // An item whose copy is still out with another worker stays with that worker.
-            if dropHolder(id, of: key) { requeued.append(key) }
+            // An item whose copy is still out with another worker stays with that worker; one
+            // already answered by the other copy needs nothing.
+            if dropHolder(id, of: key), !isSettled(key) { requeued.append(key) }
         }
         workers.removeValue(forKey: id)
         // Prepending in reverse keeps the lowest item first.
@@ -144,6 +148,7 @@ struct Scheduler: Sendable {
     }
 
     private mutating func nextCopy(now: ContinuousClock.Instant) -> Assignment? {
+        if let quietUntil, now < quietUntil { return nil }
         let allowance = deadline.allowance
         let overdue = holders.compactMap { key, list -> ItemKey? in
             guard list.count == 1, now - list[0].since > allowance, jobs[key.job]?.isDone(key.item) == false else { return nil }
@@ -155,6 +160,8 @@ struct Scheduler: Sendable {
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
+        // With overdue items left, the next free credit should go to them at once.
+        if overdue.isEmpty { quietUntil = now + .milliseconds(100) }
         return nil
     }
 
