@@ -11,3 +11,9 @@ int squeeze_syncfs(int fd) {
 int squeeze_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
+
+long squeeze_copy_file_range(int from, long long from_offset, int to, long long to_offset, unsigned long length) {
+    off64_t in = from_offset;
+    off64_t out = to_offset;
+    return (long)copy_file_range(from, &in, to, &out, length, 0);
+}

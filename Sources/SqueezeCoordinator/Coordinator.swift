@@ -46,6 +46,10 @@ public actor Coordinator {
     public private(set) var malformedMessages = 0
     /// Results dropped because their item was already done or their job had ended.
     public private(set) var lateResults = 0
+    /// Numbers each by-reference dispatch; pieces carry it in their names (fencing).
+    private var nextAttempt: UInt64 = 1
+    /// Workspaces of jobs ended by shutdown before a writer could remove them.
+    private var leftWorkspaces: [JobWorkspace] = []
 
     /// A coordinator using `context` for its sockets.
     public init(configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")) {
@@ -125,6 +129,8 @@ public actor Coordinator {
                 await clientEndpoint?.shutdown()
             }
         }
+        let leftovers = await takeLeftWorkspaces()
+        _ = try? await pool.run { for workspace in leftovers { workspace.remove() } }
         pool.shutdown()
     }
 
@@ -132,6 +138,11 @@ public actor Coordinator {
     /// temporaries removed. For graceful shutdown (SIGTERM).
     public nonisolated func shutdown() {
         shutdownFlag.store(true, ordering: .relaxed)
+    }
+
+    private func takeLeftWorkspaces() -> [JobWorkspace] {
+        defer { leftWorkspaces.removeAll() }
+        return leftWorkspaces
     }
 
     private func attach(
@@ -210,6 +221,7 @@ public actor Coordinator {
                 }
             }
             if case .discardJob(let job) = command { await discarded(job) }
+            if case .removeWorkspace(let job, _) = command { await workspaceRemoved(job) }
         }
         await writer.discardAll()
     }
@@ -256,7 +268,7 @@ public actor Coordinator {
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
             destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
-            skipped: prepared.skipped, sink: sink)
+            skipped: prepared.skipped, workspace: prepared.workspace, sink: sink)
         job.failed = prepared.failed
         if let owner {
             job.owner = owner
@@ -273,6 +285,7 @@ public actor Coordinator {
         jobOrder.append(id)
         scheduler.addJob(id, items: items.count, window: configuration.writeBehindBytes / blockSize, engine: setting.engine)
         logger.info("job started", metadata: ["job": "\(id)", "files": "\(prepared.files.count)", "source": "\(request.source)"])
+        for peer in workers.keys { assignStorage(worker: peer, job: id) }
         checkFinished(id)
         pump()
         return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
@@ -325,7 +338,7 @@ public actor Coordinator {
         // `finished` waits until every writer has removed the job's temporaries: whoever sees
         // the job end (a client, `compress` about to exit) must not find one left behind.
         if writerSinks.isEmpty {
-            finish(id)
+            removeWorkspace(of: id)
         } else {
             discardsPending[id] = writerSinks.count
             for sink in writerSinks { sink.yield(.discardJob(id)) }
@@ -341,8 +354,27 @@ public actor Coordinator {
             discardsPending[id] = remaining - 1
         } else {
             discardsPending.removeValue(forKey: id)
-            finish(id)
+            removeWorkspace(of: id)
         }
+    }
+
+    /// Ends a job whose writers are done with it: its workspace goes first (on a writer, after
+    /// the commands before it), then the job is reported finished.
+    private func removeWorkspace(of id: UInt64) {
+        guard let job = jobs[id] else { return }
+        guard let sink = writerSinks.first else {
+            // No writers run (the coordinator is not running): nothing else uses the folder.
+            job.workspace.remove()
+            jobs[id]?.workspaceRemoved = true
+            finish(id)
+            return
+        }
+        sink.yield(.removeWorkspace(id, job.workspace))
+    }
+
+    private func workspaceRemoved(_ id: UInt64) {
+        jobs[id]?.workspaceRemoved = true
+        finish(id)
     }
 
     /// Ends job `id`'s dispatch and tells the workers holding its items to drop them.
@@ -363,7 +395,7 @@ public actor Coordinator {
                 workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
                 busy: scheduler.busy(worker.routingID), megabytesPerSecond: worker.megabytesPerSecond(now: now),
                 lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone,
-                engines: worker.engines.map(\.rawValue).sorted())
+                engines: worker.engines.map(\.rawValue).sorted(), storage: worker.storage.rawValue)
         }.sorted { $0.workerID < $1.workerID }
         let running = jobOrder.compactMap { jobs[$0] }.map { job in
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
@@ -379,6 +411,8 @@ public actor Coordinator {
         guard let job = jobs.removeValue(forKey: id) else { return }
         jobOrder.removeAll { $0 == id }
         dropInFlight(of: id)
+        if !job.workspaceRemoved { leftWorkspaces.append(job.workspace) }
+        for peer in workers.keys { workers[peer]?.jobStorage.removeValue(forKey: id) }
         let now = ContinuousClock.now
         var final = job
         if final.state == .running { final.state = .completed }
@@ -393,8 +427,12 @@ public actor Coordinator {
     }
 
     private func checkFinished(_ id: UInt64) {
-        guard let job = jobs[id], job.state == .running, job.filesFinished == job.files.count else { return }
-        finish(id)
+        guard var job = jobs[id], job.state == .running, job.filesFinished == job.files.count else { return }
+        // Every output is published or failed; late answers are dropped from here on.
+        job.state = .completed
+        jobs[id] = job
+        dropInFlight(of: id)
+        removeWorkspace(of: id)
     }
 
     private func stop(reason: String) {
@@ -436,7 +474,10 @@ public actor Coordinator {
             scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
             send(.welcome(Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)), to: peer)
-            logger.info("worker joined", metadata: ["worker": "\(hello.workerID)", "host": "\(hello.host)", "slots": "\(hello.slots)"])
+            logger.info("worker joined", metadata: [
+                "worker": "\(hello.workerID)", "host": "\(hello.host)", "slots": "\(hello.slots)", "storage": "\(record.storage.rawValue)",
+            ])
+            for id in jobOrder { assignStorage(worker: peer, job: id) }
             pump()
         case .heartbeat:
             if workers[peer] != nil {
@@ -452,6 +493,28 @@ public actor Coordinator {
                 worker.recent.removeAll { now - $0.0 > .seconds(5) }
                 workers[peer] = worker
             }
+            pump()
+        case .resultRef(let result):
+            workers[peer]?.lastHeard = now
+            if accept(result, from: peer), var worker = workers[peer] {
+                worker.itemsDone += 1
+                worker.recent.append((now, result.pieces.reduce(0) { $0 + $1.rawLength }))
+                worker.recent.removeAll { now - $0.0 > .seconds(5) }
+                workers[peer] = worker
+            }
+            pump()
+        case .probeReply(let reply):
+            guard var worker = workers[peer] else { return }
+            worker.lastHeard = now
+            if case .probing = worker.jobStorage[reply.jobID] {
+                worker.jobStorage[reply.jobID] = reply.shared ? .shared : .remote
+                scheduler.resume(reply.jobID, on: peer)
+                logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
+                    "worker": "\(worker.hello.workerID)", "job": "\(reply.jobID)",
+                    "reason": "\(String((reply.reason ?? "-").prefix(200)).debugDescription)",
+                ])
+            }
+            workers[peer] = worker
             pump()
         case .itemFailed(let failure):
             let key = ItemKey(job: failure.jobID, item: failure.itemID)
@@ -487,55 +550,111 @@ public actor Coordinator {
     /// to, and matches what was sent; hands its blocks to the writers. Returns whether it did.
     private func accept(_ result: WorkResult, from peer: [UInt8]) -> Bool {
         let key = ItemKey(job: result.jobID, item: result.itemID)
+        guard let expected = admit(key, from: peer, rawLengths: result.blocks.map(\.rawLength)) else { return false }
+        hand(key, expected: expected, blocks: result.blocks.map(PendingBlock.bytes))
+        return true
+    }
+
+    /// Takes a shared-storage worker's answer the same way; only the attempt this worker was
+    /// given counts, so pieces of any other attempt (a worker declared dead, a slower copy)
+    /// are never stitched. Blocks it could not read fail their files.
+    private func accept(_ result: RefResult, from peer: [UInt8]) -> Bool {
+        let key = ItemKey(job: result.jobID, item: result.itemID)
+        if let given = jobs[key.job]?.attempts[key.item]?[peer], given != result.attempt {
+            countMalformed(ProtocolError.malformed("resultRef for attempt \(result.attempt), the worker was given \(given)"), from: peer)
+            scheduler.requeue(key, from: peer)
+            return false
+        }
+        guard let expected = admit(key, from: peer, rawLengths: result.pieces.map { $0.failure == nil ? $0.rawLength : nil }),
+              let job = jobs[key.job] else { return false }
+        jobs[key.job]?.attempts.removeValue(forKey: key.item)
+        var blocks: [PendingBlock?] = []
+        var failures: [(Int, String)] = []
+        for (position, (ref, piece)) in zip(expected, result.pieces).enumerated() {
+            if let failure = piece.failure {
+                failures.append((ref.file, failure))
+                blocks.append(nil)
+                continue
+            }
+            let member = job.files[ref.file].layout.count == 1
+            blocks.append(.piece(PieceBlock(
+                path: JobWorkspace.piecePath(in: job.workspace.path, item: key.item, attempt: result.attempt, position: position),
+                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, member: member)))
+        }
+        hand(key, expected: expected, blocks: blocks)
+        for (file, reason) in failures { fileFailed(FileKey(job: key.job, file: file), reason: reason) }
+        return true
+    }
+
+    /// The checks every answer passes: the first for its item, from its assignee, for a
+    /// running job, with one block per block sent and each block's length as planned (nil:
+    /// a block the worker could not read). Returns the blocks sent, or nil when dropped.
+    private func admit(_ key: ItemKey, from peer: [UInt8], rawLengths: [Int?]) -> [BlockRef]? {
         switch scheduler.verdict(key, from: peer) {
         case .accepted:
             break
         case .late, .notAssigned:
             _ = scheduler.complete(key, from: peer)  // frees a slower copy's credit
             lateResults += 1  // the first result won, the job ended, or the item was taken back
-            return false
+            return nil
         case .unknownItem:
-            countMalformed(ProtocolError.malformed("result for unknown item \(result.itemID)"), from: peer)
-            return false
+            countMalformed(ProtocolError.malformed("result for unknown item \(key.item)"), from: peer)
+            return nil
         }
-        guard var job = jobs[result.jobID], job.state == .running else {
+        guard let job = jobs[key.job], job.state == .running else {
             lateResults += 1
-            return false
+            return nil
         }
-        let expected = job.sentBlocks[result.itemID] ?? job.items[Int(result.itemID)].blocks
-        guard result.blocks.count == expected.count else {
-            countMalformed(ProtocolError.malformed("result has \(result.blocks.count) blocks, item has \(expected.count)"), from: peer)
+        let expected = job.sentBlocks[key.item] ?? job.items[Int(key.item)].blocks
+        guard rawLengths.count == expected.count else {
+            countMalformed(ProtocolError.malformed("result has \(rawLengths.count) blocks, item has \(expected.count)"), from: peer)
             scheduler.requeue(key, from: peer)
-            return false
+            return nil
         }
-        for (ref, block) in zip(expected, result.blocks) {
+        for (ref, rawLength) in zip(expected, rawLengths) {
+            guard let rawLength else { continue }
             let range = job.files[ref.file].layout.range(of: ref.index)
-            if UInt64(block.rawLength) != range.upperBound - range.lowerBound {
-                countMalformed(ProtocolError.malformed("block length \(block.rawLength) does not match the plan"), from: peer)
+            if UInt64(rawLength) != range.upperBound - range.lowerBound {
+                countMalformed(ProtocolError.malformed("block length \(rawLength) does not match the plan"), from: peer)
                 scheduler.requeue(key, from: peer)
-                return false
+                return nil
             }
         }
         _ = scheduler.complete(key, from: peer)
-        job.sentBlocks.removeValue(forKey: result.itemID)
+        return expected
+    }
+
+    /// Hands an accepted item's blocks (nil: not written, its file fails) to the writers; the
+    /// window moves past the item once they are all in their outputs.
+    private func hand(_ key: ItemKey, expected: [BlockRef], blocks: [PendingBlock?]) {
+        guard var job = jobs[key.job] else { return }
+        job.sentBlocks.removeValue(forKey: key.item)
         job.dirty = true
-        // The window moves past the item only once its blocks are in their outputs.
-        let handed = Set(expected.filter { job.fileStates[$0.file] == .pending })
+        for case .bytes(let block)? in blocks { job.bytesRelayed += UInt64(block.rawLength) }
+        let handed = Set(zip(expected, blocks).filter { job.fileStates[$0.0.file] == .pending && $0.1 != nil }.map(\.0))
         if handed.isEmpty {
             scheduler.written(key)
         } else {
-            job.unwritten[result.itemID] = handed
+            job.unwritten[key.item] = handed
         }
-        jobs[result.jobID] = job
-        for (ref, block) in zip(expected, result.blocks) where job.fileStates[ref.file] == .pending {
+        jobs[key.job] = job
+        for (ref, block) in zip(expected, blocks) where job.fileStates[ref.file] == .pending {
+            guard let block else { continue }
             let file = job.files[ref.file]
             let spec = OutputSpec(
                 key: FileKey(job: job.id, file: ref.file), outputPath: file.outputPath,
-                header: GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level),
-                blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force)
-            writer(for: spec.key)?.yield(.block(spec, index: ref.index, block))
+                header: header(of: file, in: job),
+                blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force, workspace: job.workspace.path)
+            switch block {
+            case .bytes(let bytes): writer(for: spec.key)?.yield(.block(spec, index: ref.index, bytes))
+            case .piece(let piece): writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
+            }
         }
-        return true
+    }
+
+    /// The gzip header of a file's member: its name and mtime, like gzip writes.
+    private func header(of file: PlannedFile, in job: JobRecord) -> GzipHeader {
+        GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
     }
 
     /// The writer partition of a file; nil before `run` has started the writers.
@@ -587,6 +706,7 @@ public actor Coordinator {
                     send(.heartbeat, to: peer)
                 }
             }
+            expireProbes(now: now)
             pump()
             checkClients(now: now)
         }
@@ -610,9 +730,87 @@ public actor Coordinator {
     private func pump() {
         guard let dispatchSink, !stopping else { return }
         while let assignment = scheduler.nextAssignment() {
-            guard let dispatch = makeDispatch(assignment) else { continue }
-            dispatchSink.yield(dispatch)
+            if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
+                guard let work = makeReference(assignment) else { continue }
+                send(.workRef(work), to: assignment.worker)
+            } else {
+                guard let dispatch = makeDispatch(assignment) else { continue }
+                dispatchSink.yield(dispatch)
+            }
         }
+    }
+
+    /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
+    /// remote when it says so, a probe when it is in `auto` mode.
+    private func assignStorage(worker peer: [UInt8], job id: UInt64) {
+        guard var worker = workers[peer], let job = jobs[id], worker.jobStorage[id] == nil else { return }
+        switch worker.storage {
+        case .shared:
+            worker.jobStorage[id] = .shared
+        case .remote:
+            worker.jobStorage[id] = .remote
+        case .auto:
+            worker.jobStorage[id] = .probing(.now)
+            scheduler.pause(id, on: peer)
+            send(.probe(job.probe()), to: peer)
+        }
+        workers[peer] = worker
+    }
+
+    /// A worker that leaves a probe unanswered (a worker from before probes, a stuck file
+    /// system) gets the job's items in messages.
+    private func expireProbes(now: ContinuousClock.Instant) {
+        for (peer, worker) in workers {
+            for (job, storage) in worker.jobStorage {
+                guard case .probing(let since) = storage, now - since > JobStorage.probeTimeout else { continue }
+                workers[peer]?.jobStorage[job] = .remote
+                scheduler.resume(job, on: peer)
+                logger.warning("storage probe unanswered; sending the job's blocks in messages", metadata: [
+                    "worker": "\(worker.hello.workerID)", "job": "\(job)",
+                ])
+            }
+        }
+    }
+
+    /// The blocks of an assigned item still worth sending (their files have not failed); nil,
+    /// and the item settled, when none are.
+    private func blocksToSend(_ key: ItemKey, in job: inout JobRecord) -> [BlockRef]? {
+        let blocks = job.items[Int(key.item)].blocks.filter { job.fileStates[$0.file] == .pending }
+        if blocks.isEmpty {
+            scheduler.settle(key)
+            job.sentBlocks.removeValue(forKey: key.item)
+            return nil
+        }
+        job.sentBlocks[key.item] = blocks
+        return blocks
+    }
+
+    /// An assignment for a shared-storage worker: references and a fresh attempt number.
+    private func makeReference(_ assignment: Assignment) -> RefAssignment? {
+        let key = assignment.item
+        guard var job = jobs[key.job], job.state == .running, let worker = workers[assignment.worker] else {
+            scheduler.settle(key)
+            return nil
+        }
+        defer { jobs[key.job] = job }
+        guard let refs = blocksToSend(key, in: &job) else { return nil }
+        let attempt = nextAttempt
+        nextAttempt += 1
+        job.attempts[key.item, default: [:]][assignment.worker] = attempt
+        let blocks = refs.map { ref in
+            let file = job.files[ref.file]
+            let range = file.layout.range(of: ref.index)
+            let dictionary = file.layout.dictionaryRange(of: ref.index)
+            return RefBlock(
+                file: UInt32(ref.file), index: UInt32(ref.index), path: file.sourcePath.bytes, offset: dictionary.lowerBound,
+                dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound), dataLength: Int(range.upperBound - range.lowerBound),
+                isLast: file.layout.isLast(ref.index), size: file.stamp.size, modifiedSeconds: file.stamp.modifiedSeconds,
+                modifiedNanoseconds: file.stamp.modifiedNanoseconds, inode: file.stamp.inode, permissions: file.stamp.permissions,
+                header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil)
+        }
+        return RefAssignment(
+            jobID: key.job, itemID: key.item, attempt: attempt, setting: job.setting, workspace: job.workspace.path.bytes,
+            syncPieces: !worker.sharesKernel, blocks: blocks)
     }
 
     /// What a reader must load for an assignment: the item's blocks whose files have not
@@ -624,9 +822,9 @@ public actor Coordinator {
             return nil
         }
         defer { jobs[key.job] = job }
-        let item = job.items[Int(key.item)]
+        guard let refs = blocksToSend(key, in: &job) else { return nil }
         var blocks: [DispatchBlock] = []
-        for ref in item.blocks where job.fileStates[ref.file] == .pending {
+        for ref in refs {
             let file = job.files[ref.file]
             let range = file.layout.range(of: ref.index)
             let dictionary = file.layout.dictionaryRange(of: ref.index)
@@ -636,12 +834,6 @@ public actor Coordinator {
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
                 isLast: file.layout.isLast(ref.index)))
         }
-        if blocks.isEmpty {
-            scheduler.settle(key)
-            job.sentBlocks.removeValue(forKey: key.item)
-            return nil
-        }
-        job.sentBlocks[key.item] = blocks.map(\.ref)
         return Dispatch(routingID: assignment.worker, job: key.job, item: key.item, setting: job.setting, blocks: blocks)
     }
 

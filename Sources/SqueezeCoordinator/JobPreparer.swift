@@ -36,7 +36,13 @@ enum JobPreparer {
             scan = ScanResult()
             scan.files = [ScannedFile(relativePath: BytePath(bytes: source.lastComponent), stamp: FileStamp(info))]
         }
-        Directories.removeStaleTemporaries(under: destination)
+        JobWorkspace.removeStale(under: destination)
+        let workspace: JobWorkspace
+        do {
+            workspace = try JobWorkspace(in: destination)
+        } catch {
+            throw CoordinatorError("\(destination.display): cannot create the job's workspace (\((error as? FileSystemError)?.reason ?? "\(error)"))")
+        }
 
         var failed = scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
         var files: [PlannedFile] = []
@@ -66,7 +72,7 @@ enum JobPreparer {
         return PreparedJob(
             sourceDisplay: request.source, destination: destination, files: files,
             skipped: scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) },
-            failed: failed)
+            failed: failed, workspace: workspace)
     }
 
     /// Creates the destination folder and refuses one inside (or equal to) the source.

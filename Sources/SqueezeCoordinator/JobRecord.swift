@@ -30,6 +30,14 @@ struct JobRecord {
     /// Blocks of answered items handed to the writers and not yet in their outputs; an item
     /// leaves the dispatch window once its set is empty.
     var unwritten: [UInt64: Set<BlockRef>] = [:]
+    /// The job's private folder: temporaries and pieces. Removed when the job ends.
+    let workspace: JobWorkspace
+    /// Items out by reference: which attempt each worker holding one was given. Only the
+    /// attempt the scheduler accepts is read; every other attempt's pieces are left for the
+    /// workspace's removal (fencing).
+    var attempts: [UInt64: [[UInt8]: UInt64]] = [:]
+    /// The workspace was removed (the job's end waits for it).
+    var workspaceRemoved = false
     /// The item holding block 0 of each file; block i of a file is in item `firstItem + i`
     /// (the planner gives a multi-block file consecutive items).
     let firstItem: [UInt64]
@@ -40,6 +48,8 @@ struct JobRecord {
     var bytesDone: UInt64 = 0
     var bytesIn: UInt64 = 0
     var bytesOut: UInt64 = 0
+    /// Uncompressed bytes of accepted blocks that came back in messages (remote workers).
+    var bytesRelayed: UInt64 = 0
     var skipped: [EntryNote]
     var failed: [EntryNote] = []
     var lastProgress = ContinuousClock.now
@@ -52,9 +62,10 @@ struct JobRecord {
 
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
-        files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote],
+        files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote], workspace: JobWorkspace,
         sink: AsyncStream<JobEvent>.Continuation
     ) {
+        self.workspace = workspace
         self.id = id
         self.request = request
         self.setting = setting
@@ -75,6 +86,15 @@ struct JobRecord {
         fileWritten = Array(repeating: 0, count: files.count)
     }
 
+    /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
+    func probe() -> StorageProbe {
+        let sample = files.first.map { file in
+            ProbeSample(path: file.sourcePath.bytes, size: file.stamp.size, modifiedSeconds: file.stamp.modifiedSeconds,
+                        modifiedNanoseconds: file.stamp.modifiedNanoseconds, inode: file.stamp.inode)
+        }
+        return StorageProbe(jobID: id, workspace: workspace.path.bytes, token: workspace.token, sample: sample)
+    }
+
     /// A progress snapshot with up to five files in progress.
     func snapshot(workers: Int, now: ContinuousClock.Instant) -> ProgressSnapshot {
         var active: [FileProgress] = []
@@ -90,9 +110,11 @@ struct JobRecord {
 
     /// The final summary.
     func summary(now: ContinuousClock.Instant) -> JobSummary {
-        JobSummary(
+        var summary = JobSummary(
             jobID: id, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
             bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
+        summary.bytesRelayed = bytesRelayed
+        return summary
     }
 }
 

@@ -15,4 +15,6 @@ struct OutputSpec: Sendable {
     var stamp: FileStamp
     /// Whether an existing output may be replaced.
     var replace: Bool
+    /// The job's workspace, where the temporary is written.
+    var workspace: BytePath
 }

@@ -12,7 +12,7 @@ struct OutputWriter {
         var spec: OutputSpec
         var file: AtomicOutputFile?
         var next = 0
-        var pending: [Int: ResultBlock] = [:]
+        var pending: [Int: PendingBlock] = [:]
         var checksum = MemberChecksum()
         var bytesOut: UInt64 = 0
     }
@@ -63,7 +63,21 @@ struct OutputWriter {
             return []
         case .flush:
             return await flush()
-        case .block(let spec, let index, let block):
+        case .removeWorkspace(_, let workspace):
+            _ = try? await pool.run { workspace.remove() }
+            return []
+        case .piece(let spec, _, let piece) where piece.member && spec.blockCount == 1:
+            let outcome = await adopt(piece, spec: spec)
+            if sealed.count >= Self.batchFiles {
+                return [outcome] + (await flush())
+            }
+            return [outcome]
+        case .block, .piece:
+            let (spec, index, block): (OutputSpec, Int, PendingBlock) = switch command {
+            case .block(let spec, let index, let bytes): (spec, index, .bytes(bytes))
+            case .piece(let spec, let index, let piece): (spec, index, .piece(piece))
+            default: preconditionFailure("only blocks and pieces reach here")
+            }
             let outcome = await append(block, index: index, spec: spec)
             if sealed.count >= Self.batchFiles {
                 return [outcome].compactMap { $0 } + (await flush())
@@ -72,15 +86,30 @@ struct OutputWriter {
         }
     }
 
-    private mutating func append(_ block: ResultBlock, index: Int, spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
+    /// A whole member a shared-storage worker wrote: checked and taken over as the output's
+    /// temporary, to be published with the next batch. No byte is copied.
+    private mutating func adopt(_ piece: PieceBlock, spec: OutputSpec) async -> Result<Progress, WriteFailure> {
+        do {
+            let file = try await pool.run {
+                try AtomicOutputFile(adopting: piece.path, finalPath: spec.outputPath, expectedSize: piece.length)
+            }
+            sealed.append(SealedOutput(key: spec.key, file: file, replace: spec.replace, bytesOut: piece.length))
+        } catch {
+            return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+        }
+        return .success(Progress(key: spec.key, rawBytes: UInt64(piece.rawLength), outputBytes: piece.length,
+                                 outputTotal: piece.length, finished: false, blocks: 0..<1))
+    }
+
+    private mutating func append(_ block: PendingBlock, index: Int, spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
         var state = open[spec.key] ?? OpenOutput(spec: spec)
         state.pending[index] = block
         let firstAppended = state.next
-        var chunks: [[UInt8]] = []
+        var chunks: [PendingBlock] = []
         var rawBytes: UInt64 = 0
         while let ready = state.pending.removeValue(forKey: state.next) {
             state.checksum.append(crc: ready.crc, length: ready.rawLength)
-            chunks.append(ready.bytes)
+            chunks.append(ready)
             rawBytes += UInt64(ready.rawLength)
             state.next += 1
         }
@@ -89,16 +118,23 @@ struct OutputWriter {
             return nil
         }
         let finished = state.next == spec.blockCount
-        if state.file == nil { chunks.insert(spec.header.encoded(), at: 0) }
-        if finished { chunks.append(state.checksum.trailer.encoded()) }
-        let written = UInt64(chunks.reduce(0) { $0 + $1.count })
+        let header = state.file == nil ? spec.header.encoded() : []
+        let trailer = finished ? state.checksum.trailer.encoded() : []
+        let written = UInt64(header.count + trailer.count) + chunks.reduce(0) { $0 + $1.length }
         let existing = state.file
         let toWrite = chunks
         do {
             let file = try await pool.run {
-                let file = try existing ?? AtomicOutputFile(finalPath: spec.outputPath)
+                let file = try existing ?? AtomicOutputFile(finalPath: spec.outputPath, in: spec.workspace)
                 do {
-                    try file.write(toWrite)
+                    try file.write([header])
+                    for chunk in toWrite {
+                        switch chunk {
+                        case .bytes(let block): try file.write([block.bytes])
+                        case .piece(let piece): try file.append(piece: piece.path, length: piece.length)
+                        }
+                    }
+                    try file.write([trailer])
                     if finished {
                         try file.seal(
                             permissions: spec.stamp.permissions,

@@ -9,4 +9,6 @@ struct PreparedJob: Sendable {
     var skipped: [EntryNote]
     /// Files refused before any work: unreadable entries, outputs that exist without --force.
     var failed: [EntryNote]
+    /// The job's private folder in the destination: temporaries and workers' pieces.
+    var workspace: JobWorkspace
 }

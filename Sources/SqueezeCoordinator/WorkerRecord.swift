@@ -1,4 +1,5 @@
 import SqueezeGzip
+import SqueezeIO
 import SqueezeProtocol
 
 /// The coordinator's view of one worker, for liveness and `status`. What it holds and may
@@ -14,6 +15,17 @@ struct WorkerRecord {
     var itemsDone = 0
     /// (time, bytes) of recent results, for a throughput figure.
     var recent: [(ContinuousClock.Instant, Int)] = []
+    /// Per running job: whether it sees the job's files (absent: not probed yet).
+    var jobStorage: [UInt64: JobStorage] = [:]
+
+    /// The storage mode it announced (remote when it announced none).
+    var storage: StorageMode { hello.storage.flatMap(StorageMode.init(rawValue:)) ?? .remote }
+
+    /// Whether the coordinator's `syncfs` covers its writes: it runs on the same kernel.
+    var sharesKernel: Bool { hello.bootID != nil && hello.bootID == KernelIdentity.bootID }
+
+    /// Whether items of `job` go to it by reference.
+    func isShared(for job: UInt64) -> Bool { jobStorage[job] == .shared }
 
     /// The engines it announced that this coordinator knows (zlib when it announced none).
     var engines: Set<CompressionEngine> {

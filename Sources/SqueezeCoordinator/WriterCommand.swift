@@ -1,3 +1,4 @@
+import SqueezeIO
 import SqueezeProtocol
 
 /// Work for a writer task. The actor sends these in order, per partition, so a discard is
@@ -5,6 +6,10 @@ import SqueezeProtocol
 enum WriterCommand: Sendable {
     /// A compressed block of a file, in any order.
     case block(OutputSpec, index: Int, ResultBlock)
+    /// A compressed block a shared-storage worker wrote as a piece file, in any order.
+    case piece(OutputSpec, index: Int, PieceBlock)
+    /// Remove a finished job's workspace (after its other commands).
+    case removeWorkspace(UInt64, JobWorkspace)
     /// Drop a file's temporary and buffered blocks (it failed).
     case discardFile(FileKey)
     /// Drop every file of a job (cancelled or failed).

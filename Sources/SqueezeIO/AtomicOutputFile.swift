@@ -31,11 +31,12 @@ public final class AtomicOutputFile: Sendable {
     public let device: UInt64
     private let state: NIOLockedValueBox<State>
 
-    /// Creates the temporary (O_EXCL, mode 0600 until sealed) next to `finalPath`.
-    public init(finalPath: BytePath) throws {
+    /// Creates the temporary (O_EXCL, mode 0600 until sealed) in `folder` (a job's workspace,
+    /// on the same file system as `finalPath`), or next to `finalPath` when `folder` is nil.
+    public init(finalPath: BytePath, in folder: BytePath? = nil) throws {
         self.finalPath = finalPath
         let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
-        temporaryPath = finalPath.parent.appending(Array(name.utf8))
+        temporaryPath = (folder ?? finalPath.parent).appending(Array(name.utf8))
         let fd = temporaryPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard fd >= 0 else { throw FileSystemError.last("create", finalPath.display) }
         var info = stat()
@@ -47,6 +48,30 @@ public final class AtomicOutputFile: Sendable {
         }
         device = UInt64(info.st_dev)
         state = NIOLockedValueBox(.open(fd))
+    }
+
+    /// Takes over a complete, sealed file someone else wrote (a shared-storage worker's
+    /// gzip member) as the temporary of `finalPath`: it must be a regular file of exactly
+    /// `expectedSize` bytes. From here it is synced, published or discarded like any other.
+    public init(adopting piece: BytePath, finalPath: BytePath, expectedSize: UInt64) throws {
+        self.finalPath = finalPath
+        temporaryPath = piece
+        let fd = piece.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileSystemError.last("open piece", finalPath.display) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = FileSystemError.last("stat piece", finalPath.display)
+            close(fd)
+            throw error
+        }
+        guard info.st_mode & S_IFMT == S_IFREG, UInt64(max(0, info.st_size)) == expectedSize else {
+            close(fd)
+            _ = piece.withCString { unlink($0) }
+            throw FileSystemError(operation: "adopt piece", path: finalPath.display, errno: 0,
+                                  detail: "the worker's piece is \(info.st_size) bytes, it reported \(expectedSize)")
+        }
+        device = UInt64(info.st_dev)
+        state = NIOLockedValueBox(.sealed(fd))
     }
 
     deinit {
@@ -76,6 +101,68 @@ public final class AtomicOutputFile: Sendable {
                 }
             }
         }
+    }
+
+    /// Appends the piece file at `piece`, which must hold exactly `length` bytes, and removes
+    /// it. The kernel copies (`copy_file_range`; extents are shared where the file system can),
+    /// falling back to read and write where it cannot.
+    public func append(piece: BytePath, length: UInt64) throws {
+        let fd = try fd("append")
+        let source = piece.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard source >= 0 else { throw FileSystemError.last("open piece", finalPath.display) }
+        defer {
+            close(source)
+            _ = piece.withCString { unlink($0) }
+        }
+        var info = stat()
+        guard fstat(source, &info) == 0 else { throw FileSystemError.last("stat piece", finalPath.display) }
+        guard info.st_mode & S_IFMT == S_IFREG, UInt64(max(0, info.st_size)) == length else {
+            throw FileSystemError(operation: "append piece", path: finalPath.display, errno: 0,
+                                  detail: "the worker's piece is \(info.st_size) bytes, it reported \(length)")
+        }
+        let start = lseek(fd, 0, SEEK_CUR)
+        guard start >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
+        var done: UInt64 = 0
+        var kernelCopies = true
+        while done < length {
+            if kernelCopies {
+                let copied = squeeze_copy_file_range(source, Int64(done), fd, Int64(start) + Int64(done), UInt(length - done))
+                if copied > 0 {
+                    done += UInt64(copied)
+                    continue
+                }
+                if copied < 0 && errno == EINTR { continue }
+                if copied < 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) {
+                    kernelCopies = false
+                    continue
+                }
+                if copied == 0 { throw FileSystemError(operation: "append piece", path: finalPath.display, errno: 0, detail: "piece shrank") }
+                throw FileSystemError.last("copy_file_range", finalPath.display)
+            }
+            let chunk = try Self.readFully(source, offset: done, count: Int(min(length - done, 1 << 20)), path: finalPath.display)
+            guard lseek(fd, off_t(start) + off_t(done), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
+            try write([chunk])
+            done += UInt64(chunk.count)
+        }
+        guard lseek(fd, off_t(start) + off_t(length), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
+    }
+
+    private static func readFully(_ fd: Int32, offset: UInt64, count: Int, path: String) throws -> [UInt8] {
+        var failure: FileSystemError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
+            var filled = 0
+            while filled < count {
+                let got = pread(fd, raw.baseAddress.unsafelyUnwrapped + filled, count - filled, off_t(offset) + off_t(filled))
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { failure = FileSystemError.last("read piece", path) }
+                if got <= 0 { break }
+                filled += got
+            }
+            initialized = filled
+        }
+        if let failure { throw failure }
+        guard bytes.count == count else { throw FileSystemError(operation: "read piece", path: path, errno: 0, detail: "piece shrank") }
+        return bytes
     }
 
     /// Sets permissions and mtime like gzip; no more writes. A sealed file keeps its

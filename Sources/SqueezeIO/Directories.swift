@@ -45,17 +45,4 @@ public enum Directories {
         let length = strlen(resolved)
         return BytePath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: length)))
     }
-
-    /// Removes Squeeze temporaries (`AtomicOutputFile.temporaryPrefix…`) left under `root` by an
-    /// earlier run that died; returns how many were removed. Does not follow symlinks.
-    @discardableResult
-    public static func removeStaleTemporaries(under root: BytePath) -> Int {
-        guard (try? status(root)) != nil, let found = try? DirectoryScanner.scan(root: root) else { return 0 }
-        var removed = 0
-        let prefix = Array(AtomicOutputFile.temporaryPrefix.utf8)
-        for file in found.files where file.relativePath.lastComponent.starts(with: prefix) {
-            if root.appending(file.relativePath).withCString({ unlink($0) }) == 0 { removed += 1 }
-        }
-        return removed
-    }
 }

@@ -36,9 +36,11 @@ public struct FileStamp: Sendable, Equatable {
         self.permissions = permissions
     }
 
-    /// Describes how `other` differs from this stamp, or nil when it does not.
-    public func change(to other: FileStamp) -> String? {
-        if device != other.device || inode != other.inode { return "file was replaced while it was read" }
+    /// Describes how `other` differs from this stamp, or nil when it does not. Another host
+    /// (or a container) sees the same file under another device number, so a shared-storage
+    /// worker compares without it (`comparingDevice: false`).
+    public func change(to other: FileStamp, comparingDevice: Bool = true) -> String? {
+        if (comparingDevice && device != other.device) || inode != other.inode { return "file was replaced while it was read" }
         if other.size > size { return "file grew while it was read (\(size) -> \(other.size) bytes)" }
         if other.size < size { return "file shrank while it was read (\(size) -> \(other.size) bytes)" }
         if modifiedSeconds != other.modifiedSeconds || modifiedNanoseconds != other.modifiedNanoseconds {

@@ -5,8 +5,8 @@ import Glibc
 public enum SourceReader {
     /// Reads `range` of the file at `path`, which the scan stamped as `expected`. Opens without
     /// following symlinks and without blocking on FIFOs; after the read, `fstat` must still match
-    /// `expected`, or the read fails naming what changed.
-    public static func read(_ path: BytePath, expected: FileStamp, range: Range<UInt64>) throws -> [UInt8] {
+    /// `expected` (device aside unless `comparingDevice`), or the read fails naming what changed.
+    public static func read(_ path: BytePath, expected: FileStamp, range: Range<UInt64>, comparingDevice: Bool = true) throws -> [UInt8] {
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard fd >= 0 else { throw FileSystemError.last("open", path.display) }
         defer { close(fd) }
@@ -15,7 +15,7 @@ public enum SourceReader {
         guard before.st_mode & S_IFMT == S_IFREG else {
             throw FileSystemError(operation: "open", path: path.display, errno: 0, detail: "is no longer a regular file")
         }
-        if let change = expected.change(to: FileStamp(before)) {
+        if let change = expected.change(to: FileStamp(before), comparingDevice: comparingDevice) {
             throw FileSystemError(operation: "read", path: path.display, errno: 0, detail: change)
         }
         let count = Int(range.upperBound - range.lowerBound)
@@ -39,7 +39,7 @@ public enum SourceReader {
         let filled = buffer.count
         var after = stat()
         guard fstat(fd, &after) == 0 else { throw FileSystemError.last("fstat", path.display) }
-        if let change = expected.change(to: FileStamp(after)) {
+        if let change = expected.change(to: FileStamp(after), comparingDevice: comparingDevice) {
             throw FileSystemError(operation: "read", path: path.display, errno: 0, detail: change)
         }
         if filled < count {

@@ -18,6 +18,9 @@ public struct JobSummary: Codable, Sendable, Equatable {
     public var skipped: [EntryNote]
     /// Regular files that could not be compressed.
     public var failed: [EntryNote]
+    /// Uncompressed bytes whose blocks passed through the coordinator (remote workers); the
+    /// rest went by reference to shared-storage workers. Nil from coordinators before it.
+    public var bytesRelayed: UInt64?
 
     /// Creates a summary.
     public init(

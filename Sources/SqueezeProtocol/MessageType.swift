@@ -19,6 +19,14 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case goodbye = 8
     /// Coordinator → peer: your heartbeat came from an id I do not know; announce again. No body.
     case unknownPeer = 9
+    /// Coordinator → worker: can you see this job's files? (JSON `StorageProbe`).
+    case probe = 10
+    /// Worker → coordinator: the answer (JSON `ProbeReply`).
+    case probeReply = 11
+    /// Coordinator → shared-storage worker: blocks to compress by reference (binary table).
+    case workRef = 12
+    /// Shared-storage worker → coordinator: pieces written (binary table).
+    case resultRef = 13
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

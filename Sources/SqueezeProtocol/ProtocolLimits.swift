@@ -10,6 +10,10 @@ public enum ProtocolLimits {
     public static let maxDictionarySize = 32 << 10
     /// Most blocks one work item may carry (a bundle of tiny files).
     public static let maxBlocksPerItem = 8192
+    /// Longest path in a reference (Linux's PATH_MAX).
+    public static let maxPathBytes = 4096
+    /// Longest gzip header a reference may ask a worker to write (FNAME is at most 255 bytes).
+    public static let maxHeaderBytes = 512
     /// Largest JSON control body.
     public static let maxControlBody = 8 << 20
     /// Largest whole message accepted on a socket: a full item of maximum blocks, plus slack

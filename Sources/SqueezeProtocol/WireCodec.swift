@@ -25,6 +25,10 @@ public enum WireCodec {
         case .jobEvent(let body): return [header, json(body)]
         case .statusReply(let body): return [header, json(body)]
         case .error(let body): return [header, json(body)]
+        case .probe(let body): return [header, json(body)]
+        case .probeReply(let body): return [header, json(body)]
+        case .workRef(let work): return [header, encodeRef(work)]
+        case .resultRef(let result): return [header, encodeRef(result)]
         case .work(let work):
             var writer = ByteWriter(capacity: 22 + work.blocks.count * 17)
             writer.write(work.jobID)
@@ -75,6 +79,10 @@ public enum WireCodec {
         case .jobEvent: message = .jobEvent(try json(parts))
         case .statusReply: message = .statusReply(try json(parts))
         case .error: message = .error(try json(parts))
+        case .probe: message = .probe(try json(parts))
+        case .probeReply: message = .probeReply(try json(parts))
+        case .workRef: message = .workRef(try workRef(parts))
+        case .resultRef: message = .resultRef(try resultRef(parts))
         case .work: message = .work(try work(parts))
         case .result: message = .result(try result(parts))
         }
@@ -140,20 +148,23 @@ public enum WireCodec {
         return count
     }
 
+    static func setting(_ reader: inout ByteReader) throws(ProtocolError) -> EngineSetting {
+        let engineValue = try reader.read(UInt8.self, "engine")
+        let level = Int(try reader.read(UInt8.self, "level"))
+        guard let engine = CompressionEngine(wireValue: engineValue) else { throw .malformed("unknown engine \(engineValue)") }
+        do {
+            return try EngineSetting(engine: engine, level: level)
+        } catch {
+            throw .malformed("level \(level) outside \(engine.rawValue)'s \(engine.levels.lowerBound)-\(engine.levels.upperBound)")
+        }
+    }
+
     private static func work(_ parts: [[UInt8]]) throws(ProtocolError) -> WorkAssignment {
         guard let table = parts.first else { throw .truncated("work table") }
         var reader = ByteReader(table)
         let job = try reader.read(UInt64.self, "job id")
         let item = try reader.read(UInt64.self, "item id")
-        let engineValue = try reader.read(UInt8.self, "engine")
-        let level = Int(try reader.read(UInt8.self, "level"))
-        guard let engine = CompressionEngine(wireValue: engineValue) else { throw .malformed("unknown engine \(engineValue)") }
-        let setting: EngineSetting
-        do {
-            setting = try EngineSetting(engine: engine, level: level)
-        } catch {
-            throw .malformed("level \(level) outside \(engine.rawValue)'s \(engine.levels.lowerBound)-\(engine.levels.upperBound)")
-        }
+        let setting = try setting(&reader)
         let count = try blockCount(&reader)
         try expectFrames(parts, 1 + count)
         var blocks: [WorkBlock] = []

@@ -18,6 +18,14 @@ public enum WireMessage: Sendable, Equatable {
     case goodbye
     /// Coordinator → peer: unknown sender; announce again.
     case unknownPeer
+    /// Coordinator → worker: can you see this job's files?
+    case probe(StorageProbe)
+    /// Worker → coordinator: whether it sees them.
+    case probeReply(ProbeReply)
+    /// Coordinator → shared-storage worker: a work item by reference.
+    case workRef(RefAssignment)
+    /// Shared-storage worker → coordinator: the item's pieces are written.
+    case resultRef(RefResult)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -45,6 +53,10 @@ public enum WireMessage: Sendable, Equatable {
         case .cancelJob: .cancelJob
         case .goodbye: .goodbye
         case .unknownPeer: .unknownPeer
+        case .probe: .probe
+        case .probeReply: .probeReply
+        case .workRef: .workRef
+        case .resultRef: .resultRef
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

@@ -11,6 +11,12 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The engines it can compress with (`zlib`, `libdeflate`, `isal`); nil means zlib only.
     /// Names it does not know are ignored by the coordinator.
     public var engines: [String]?
+    /// `auto`, `shared` or `remote` (`StorageMode`); nil means remote.
+    public var storage: String?
+    /// The kernel's boot id (`/proc/sys/kernel/random/boot_id`): a worker on the
+    /// coordinator's kernel writes through the same page cache, so the coordinator's `syncfs`
+    /// makes its pieces durable; any other must fsync them itself.
+    public var bootID: String?
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024
@@ -23,6 +29,8 @@ public struct WorkerHello: Codable, Sendable, Equatable {
         guard Self.slotRange.contains(slots) else {
             return "worker announced \(slots) slots (must be \(Self.slotRange.lowerBound)-\(Self.slotRange.upperBound))"
         }
+        if let storage, StorageMode(rawValue: storage) == nil { return "unknown storage mode (auto, shared or remote)" }
+        if let bootID, bootID.utf8.count > 64 { return "bootID longer than 64 bytes" }
         for (field, value) in [("workerID", workerID), ("host", host)] {
             guard !value.isEmpty, value.utf8.count <= Self.maxNameBytes,
                   !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -33,11 +41,13 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     }
 
     /// Creates an announcement.
-    public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil) {
+    public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil, storage: StorageMode? = nil, bootID: String? = nil) {
         self.workerID = workerID
         self.host = host
         self.slots = slots
         self.pid = pid
         self.engines = engines
+        self.storage = storage?.rawValue
+        self.bootID = bootID
     }
 }

@@ -16,9 +16,11 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
     public var itemsDone: Int
     /// The engines it announced; nil when unknown (zlib only).
     public var engines: [String]?
+    /// Its storage mode: `auto`, `shared` or `remote`.
+    public var storage: String?
 
     /// Creates a worker status.
-    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int, engines: [String]? = nil) {
+    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int, engines: [String]? = nil, storage: String? = nil) {
         self.workerID = workerID
         self.host = host
         self.slots = slots
@@ -27,5 +29,6 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
         self.lastHeartbeatSeconds = lastHeartbeatSeconds
         self.itemsDone = itemsDone
         self.engines = engines
+        self.storage = storage
     }
 }

@@ -1,4 +1,5 @@
 import SqueezeGzip
+import SqueezeIO
 import SqueezeProtocol
 
 /// Compresses work items for one slot, keeping one compressor per engine setting so streams
@@ -6,15 +7,16 @@ import SqueezeProtocol
 struct ItemCompressor {
     private var compressors: [EngineSetting: BlockCompressor] = [:]
 
+    private mutating func compressor(for setting: EngineSetting) throws -> BlockCompressor {
+        if let existing = compressors[setting] { return existing }
+        let compressor = try BlockCompressor(setting: setting)
+        compressors[setting] = compressor
+        return compressor
+    }
+
     /// Compresses every block of `item`, checking `shouldStop` between blocks.
     mutating func compress(_ item: WorkAssignment, shouldStop: @Sendable () -> Bool) throws -> WorkResult? {
-        let compressor: BlockCompressor
-        if let existing = compressors[item.setting] {
-            compressor = existing
-        } else {
-            compressor = try BlockCompressor(setting: item.setting)
-            compressors[item.setting] = compressor
-        }
+        let compressor = try compressor(for: item.setting)
         var blocks: [ResultBlock] = []
         blocks.reserveCapacity(item.blocks.count)
         for block in item.blocks {
@@ -29,5 +31,44 @@ struct ItemCompressor {
             blocks.append(ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: compressed.bytes))
         }
         return WorkResult(jobID: item.jobID, itemID: item.itemID, blocks: blocks)
+    }
+
+    /// Reads each block of `item` from the shared file system, compresses it and writes it as
+    /// a piece in the job's workspace. A block whose source cannot be read (it changed or went
+    /// away) is reported as failed; any other error fails the item.
+    mutating func compress(_ item: RefAssignment, shouldStop: @Sendable () -> Bool) throws -> RefResult? {
+        let compressor = try compressor(for: item.setting)
+        let workspace = BytePath(bytes: item.workspace)
+        var pieces: [PieceReport] = []
+        pieces.reserveCapacity(item.blocks.count)
+        for (position, block) in item.blocks.enumerated() {
+            if shouldStop() { return nil }
+            let stamp = FileStamp(
+                size: block.size, modifiedSeconds: block.modifiedSeconds, modifiedNanoseconds: block.modifiedNanoseconds,
+                device: 0, inode: block.inode, permissions: block.permissions)
+            let range = block.offset..<block.offset + UInt64(block.dictionaryLength + block.dataLength)
+            let bytes: [UInt8]
+            do {
+                bytes = try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, comparingDevice: false)
+            } catch let error as FileSystemError {
+                pieces.append(PieceReport(failure: error.reason))
+                continue
+            }
+            let compressed = try bytes.withUnsafeBytes { raw in
+                try compressor.compress(
+                    UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
+                    dictionary: UnsafeRawBufferPointer(rebasing: raw[..<block.dictionaryLength]),
+                    isLast: block.isLast)
+            }
+            var chunks = [compressed.bytes]
+            if let header = block.header {
+                chunks = [header, compressed.bytes, GzipTrailer(crc: compressed.crc, inputLength: UInt64(compressed.rawLength)).encoded()]
+            }
+            let path = JobWorkspace.piecePath(in: workspace, item: item.itemID, attempt: item.attempt, position: position)
+            try PieceFile.write(path, chunks: chunks, member: block.header == nil ? nil : stamp, sync: item.syncPieces)
+            pieces.append(PieceReport(
+                crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(chunks.reduce(0) { $0 + $1.count })))
+        }
+        return RefResult(jobID: item.jobID, itemID: item.itemID, attempt: item.attempt, pieces: pieces)
     }
 }

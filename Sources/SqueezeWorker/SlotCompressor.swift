@@ -16,4 +16,11 @@ final class SlotCompressor: @unchecked Sendable {
             try compressor.compress(item, shouldStop: shouldStop)
         }
     }
+
+    /// Compresses every block of a by-reference `item` into pieces on shared storage.
+    func compress(_ item: RefAssignment, shouldStop: @Sendable () -> Bool) throws -> RefResult? {
+        try compressor.withLockedValue { compressor in
+            try compressor.compress(item, shouldStop: shouldStop)
+        }
+    }
 }

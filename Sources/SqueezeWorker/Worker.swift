@@ -37,6 +37,8 @@ public final class Worker: Sendable {
     /// the cooperative pool, so a busy slot never holds up the coordinator's tasks in the same
     /// process (embedded mode) or this worker's own receiver and heartbeat.
     private let compressionPool: BlockingIOPool
+    /// A thread for storage probes, so a probe never waits behind a slot's compression.
+    private let probePool = BlockingIOPool(threads: 1, name: "squeeze-probe")
 
     /// A worker using `context` for its socket.
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
@@ -51,6 +53,7 @@ public final class Worker: Sendable {
 
     deinit {
         compressionPool.shutdown()
+        probePool.shutdown()
     }
 
     /// Items finished since start.
@@ -117,7 +120,8 @@ public final class Worker: Sendable {
         ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(
             workerID: configuration.workerID, host: configuration.host,
             slots: configuration.slots, pid: getpid(),
-            engines: configuration.engines.map(\.rawValue)))))
+            engines: configuration.engines.map(\.rawValue),
+            storage: configuration.storage, bootID: KernelIdentity.bootID))))
     }
 
     /// One connection's life: receiver, heartbeat and slot tasks in one task group.
@@ -130,7 +134,7 @@ public final class Worker: Sendable {
             state.sessionEnding = false
         }
         endpoint.send(hello())
-        let (queue, queueSink) = AsyncStream.makeStream(of: WorkAssignment.self)
+        let (queue, queueSink) = AsyncStream.makeStream(of: WorkerTask.self)
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
             group.addTask { await self.receive(from: endpoint, into: queueSink) }
             group.addTask { await self.heartbeat(on: endpoint) }
@@ -159,7 +163,7 @@ public final class Worker: Sendable {
         return end
     }
 
-    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkAssignment>.Continuation) async -> WorkerSessionEnd? {
+    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkerTask>.Continuation) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
             guard case .message(let message) = event else {
                 if case .sendFailed(_, let error) = event { logger.warning("send failed: \(error)") }
@@ -179,7 +183,18 @@ public final class Worker: Sendable {
             }
             switch envelope.message {
             case .work(let item):
-                queue.yield(item)
+                queue.yield(.payload(item))
+            case .workRef(let item):
+                queue.yield(.reference(item))
+            case .probe(let probe):
+                let reply: ProbeReply
+                if configuration.storage == .remote {
+                    reply = ProbeReply(jobID: probe.jobID, shared: false, reason: "the worker runs with --storage remote")
+                } else {
+                    reply = (try? await probePool.run { StorageCheck.answer(probe) })
+                        ?? ProbeReply(jobID: probe.jobID, shared: false, reason: "worker stopping")
+                }
+                endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
             case .cancelJob(let job):
                 state.withLockedValue { _ = $0.cancelledJobs.insert(job) }
             case .unknownPeer:
@@ -231,7 +246,7 @@ public final class Worker: Sendable {
         return .stopped
     }
 
-    private func compress(from queue: AsyncStream<WorkAssignment>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+    private func compress(from queue: AsyncStream<WorkerTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
         let compressor = SlotCompressor()
         for await item in queue {
             let skip = state.withLockedValue { state in
@@ -243,13 +258,15 @@ public final class Worker: Sendable {
             defer { state.withLockedValue { $0.busy -= 1 } }
             do {
                 let job = item.jobID
-                let result = try await compressionPool.run {
-                    try compressor.compress(item) {
-                        self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) }
+                let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
+                let answer: WireMessage? = try await compressionPool.run {
+                    switch item {
+                    case .payload(let work): try compressor.compress(work, shouldStop: stop).map(WireMessage.result)
+                    case .reference(let work): try compressor.compress(work, shouldStop: stop).map(WireMessage.resultRef)
                     }
                 }
-                guard let result else { continue }
-                endpoint.send(ZMQMessage(WireCodec.encode(.result(result))))
+                guard let answer else { continue }
+                endpoint.send(ZMQMessage(WireCodec.encode(answer)))
                 state.withLockedValue { $0.itemsDone += 1 }
             } catch {
                 logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])

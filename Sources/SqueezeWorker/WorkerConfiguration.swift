@@ -1,5 +1,6 @@
 import Foundation
 import SqueezeGzip
+import SqueezeProtocol
 
 /// How a worker connects and how much it takes on.
 public struct WorkerConfiguration: Sendable {
@@ -21,6 +22,9 @@ public struct WorkerConfiguration: Sendable {
     public var healthEndpoint: String?
     /// The engines it offers; the coordinator sends it only jobs that use one of them.
     public var engines: [CompressionEngine] = CompressionEngine.allCases
+    /// How it gets at a job's files: probed per job (`auto`), read and written directly
+    /// (`shared`), or carried in messages (`remote`).
+    public var storage: StorageMode = .auto
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(

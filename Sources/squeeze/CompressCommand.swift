@@ -33,6 +33,9 @@ struct CompressCommand: AsyncParsableCommand {
     @Flag(help: "Replace existing outputs.")
     var force = false
 
+    @Option(help: "How the in-process workers reach the files: auto (they read and write them, found by a probe), shared, or remote (every block passes through the coordinator, as over a network).")
+    var storage: StorageMode = .auto
+
     @Flag(help: "One JSON event per line on stdout.")
     var json = false
 
@@ -71,7 +74,9 @@ struct CompressCommand: AsyncParsableCommand {
                 }
                 for _ in 0..<workers {
                     group.addTask {
-                        await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run()
+                        var worker = WorkerConfiguration(coordinator: address, slots: 1)
+                        worker.storage = storage
+                        await Worker(configuration: worker, context: context).run()
                         return nil
                     }
                 }

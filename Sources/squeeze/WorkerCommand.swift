@@ -32,6 +32,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Engines to offer, comma-separated (default: zlib,libdeflate,isal). Jobs using another engine are not sent here.")
     var engines: String?
 
+    @Option(help: "How to reach a job's files: auto (probe each job: read and write them directly when they are visible at the coordinator's paths), shared, or remote (blocks travel in messages).")
+    var storage: StorageMode = .auto
+
     func validate() throws {
         if let id, WorkerHello(workerID: id, host: "-", slots: 1, pid: 0).defect != nil {
             throw ValidationError("--id must be 1-\(WorkerHello.maxNameBytes) bytes without control characters")
@@ -68,6 +71,7 @@ struct WorkerCommand: AsyncParsableCommand {
             if let drainGrace { settings.drainGrace = drainGrace.duration }
             settings.healthEndpoint = health
             settings.engines = offered
+            settings.storage = storage
             let worker = Worker(configuration: settings, context: context, logger: logger)
             logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
             try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)

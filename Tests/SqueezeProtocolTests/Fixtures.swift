@@ -82,6 +82,32 @@ enum Fixtures {
     ])
     static let emptyResult = WorkResult(jobID: 1, itemID: 2, blocks: [])
 
+    static let probe = StorageProbe(
+        jobID: 7, workspace: Array("/data/out/.squeeze-tmp-job-1f".utf8), token: "c0ffee",
+        sample: ProbeSample(path: [0x2F, 0x64, 0xFF, 0x00, 0x41], size: 1 << 40, modifiedSeconds: -5, modifiedNanoseconds: 999_999_999, inode: UInt64.max))
+    static let probeWithoutSample = StorageProbe(jobID: 0, workspace: Array("/w".utf8), token: "", sample: nil)
+    static let probeYes = ProbeReply(jobID: 7, shared: true)
+    static let probeNo = ProbeReply(jobID: 7, shared: false, reason: "/data/out/.squeeze-tmp-job-1f/probe: No such file or directory")
+
+    static let refWork = RefAssignment(
+        jobID: 7, itemID: 42, attempt: 9, setting: setting(.libdeflate, 6), workspace: Array("/data/out/.squeeze-tmp-job-1f".utf8),
+        syncPieces: true, blocks: [
+            RefBlock(file: 0, index: 3, path: Array("/data/big.bin".utf8), offset: 3 * 65_536 - 32_768, dictionaryLength: 32_768,
+                     dataLength: 65_536, isLast: false, size: 1 << 20, modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 5,
+                     inode: 77, permissions: 0o644, header: nil),
+            RefBlock(file: UInt32.max, index: 0, path: [0x2F, 0xC3, 0x28, 0x0A], offset: 0, dictionaryLength: 0, dataLength: 10,
+                     isLast: true, size: 10, modifiedSeconds: -1, modifiedNanoseconds: 0, inode: 0, permissions: 0o7777,
+                     header: [0x1F, 0x8B, 8, 8, 0, 0, 0, 0, 0, 3, 0x61, 0]),
+            RefBlock(file: 2, index: 0, path: Array("/e".utf8), offset: 0, dictionaryLength: 0, dataLength: 0, isLast: true,
+                     size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 1, permissions: 0, header: [0x1F]),
+        ])
+    static let emptyRefWork = RefAssignment(jobID: 0, itemID: 0, attempt: 0, setting: setting(.zlib, 0), workspace: Array("/".utf8), syncPieces: false, blocks: [])
+    static let refResult = RefResult(jobID: 7, itemID: 42, attempt: 9, pieces: [
+        PieceReport(crc: 0xDEAD_BEEF, rawLength: 65_536, pieceLength: 20_000),
+        PieceReport(failure: "/data/x: file grew while it was read (10 -> 11 bytes)"),
+        PieceReport(crc: 0, rawLength: 0, pieceLength: 20),
+    ])
+
     /// Samples of `type`; every type has at least one.
     static func messages(of type: MessageType) -> [WireMessage] {
         switch type {
@@ -101,6 +127,10 @@ enum Fixtures {
         case .statusRequest: [.statusRequest]
         case .statusReply: [.statusReply(status), .statusReply(ClusterStatus(workers: [], jobs: []))]
         case .error: [.error(errorReply)]
+        case .probe: [.probe(probe), .probe(probeWithoutSample)]
+        case .probeReply: [.probeReply(probeYes), .probeReply(probeNo)]
+        case .workRef: [.workRef(refWork), .workRef(emptyRefWork)]
+        case .resultRef: [.resultRef(refResult), .resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: []))]
         }
     }
 
@@ -109,7 +139,7 @@ enum Fixtures {
     /// Types whose message is the header alone.
     static let bodyless: [MessageType] = [.heartbeat, .goodbye, .unknownPeer, .statusRequest]
     /// Types with exactly one JSON body frame.
-    static let jsonTypes: [MessageType] = [.workerReady, .welcome, .itemFailed, .submit, .submitted, .jobEvent, .statusReply, .error]
+    static let jsonTypes: [MessageType] = [.workerReady, .welcome, .itemFailed, .submit, .submitted, .jobEvent, .statusReply, .error, .probe, .probeReply]
     /// Types with an 8-byte job id body.
     static let jobIDTypes: [MessageType] = [.cancelJob, .cancel]
 

@@ -10,4 +10,9 @@ int squeeze_syncfs(int fd);
 /// Returns 0, or -1 with errno set (EINVAL where the file system does not support it).
 int squeeze_rename_noreplace(const char *from, const char *to);
 
+/// copy_file_range(2) between explicit offsets (Glibc declares it only under _GNU_SOURCE):
+/// the kernel copies, or shares extents where the file system can. Returns the bytes copied,
+/// or -1 with errno set (EXDEV, EINVAL or ENOSYS where it cannot; callers fall back).
+long squeeze_copy_file_range(int from, long long from_offset, int to, long long to_offset, unsigned long length);
+
 #endif

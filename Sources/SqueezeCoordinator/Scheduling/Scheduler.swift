@@ -67,6 +67,17 @@ struct Scheduler: Sendable {
     }
 
     /// Whether some registered worker has `engine`.
+    /// Holds back job `job`'s items from `worker` (until `resume`): how they should travel to
+    /// it is not known yet.
+    mutating func pause(_ job: UInt64, on worker: [UInt8]) {
+        workers[worker]?.paused.insert(job)
+    }
+
+    /// Lets `worker` have job `job`'s items again.
+    mutating func resume(_ job: UInt64, on worker: [UInt8]) {
+        workers[worker]?.paused.remove(job)
+    }
+
     func canRun(_ engine: CompressionEngine) -> Bool {
         workers.values.contains { $0.engines.contains(engine) }
     }
@@ -133,7 +144,7 @@ struct Scheduler: Sendable {
         guard !order.isEmpty else { return nil }
         for offset in 0..<order.count {
             let id = order[(nextJob + offset) % order.count]
-            guard var job = jobs[id], job.hasDispatchable, let worker = freestWorker(with: job.engine) else { continue }
+            guard var job = jobs[id], job.hasDispatchable, let worker = freestWorker(for: id, with: job.engine) else { continue }
             guard let item = job.takeNext() else {
                 jobs[id] = job
                 continue
@@ -156,7 +167,7 @@ struct Scheduler: Sendable {
         }
         for key in overdue.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
             guard let engine = jobs[key.job]?.engine, let holder = holders[key]?.first?.worker,
-                  let worker = freestWorker(with: engine, excluding: holder) else { continue }
+                  let worker = freestWorker(for: key.job, with: engine, excluding: holder) else { continue }
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
@@ -171,9 +182,9 @@ struct Scheduler: Sendable {
     }
 
     /// Ties go to the smaller routing id, so the same events always give the same decisions.
-    private func freestWorker(with engine: CompressionEngine, excluding excluded: [UInt8]? = nil) -> [UInt8]? {
+    private func freestWorker(for job: UInt64, with engine: CompressionEngine, excluding excluded: [UInt8]? = nil) -> [UInt8]? {
         var best: (id: [UInt8], available: Int)?
-        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && id != excluded {
+        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && id != excluded && !worker.paused.contains(job) {
             if let current = best {
                 guard worker.available > current.available
                     || (worker.available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }

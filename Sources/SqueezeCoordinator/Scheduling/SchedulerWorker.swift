@@ -8,6 +8,8 @@ struct SchedulerWorker: Sendable {
     let engines: Set<CompressionEngine>
     /// Items it holds now.
     var inFlight: Set<ItemKey> = []
+    /// Jobs whose items it must not get for now (its storage probe for them is out).
+    var paused: Set<UInt64> = []
 
     /// Free credit.
     var available: Int { credit - inFlight.count }

@@ -1,0 +1,45 @@
+import Glibc
+
+/// Writes a shared-storage worker's piece: a new file (never an existing one, never through a
+/// symlink) in a job's workspace. Blocking: run on a `BlockingIOPool` thread.
+public enum PieceFile {
+    /// Creates `path` with `chunks` as its content. A whole member gets its source's
+    /// permissions and mtime, like any output; `sync` fsyncs it before returning (a worker on
+    /// another kernel than the coordinator's). A failure removes what was written.
+    public static func write(_ path: BytePath, chunks: [[UInt8]], member stamp: FileStamp?, sync: Bool) throws {
+        // O_EXCL: a piece name is never reused, so an existing file is someone else's.
+        let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { throw FileSystemError.last("create piece", path.display) }
+        do {
+            for chunk in chunks {
+                try chunk.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let wrote = Glibc.write(fd, raw.baseAddress.unsafelyUnwrapped + offset, raw.count - offset)
+                        if wrote < 0 && errno == EINTR { continue }
+                        guard wrote > 0 else { throw FileSystemError.last("write piece", path.display) }
+                        offset += wrote
+                    }
+                }
+            }
+            if let stamp {
+                guard fchmod(fd, mode_t(stamp.permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod piece", path.display) }
+                var times = [
+                    timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
+                    timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
+                ]
+                guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens piece", path.display) }
+            }
+            if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync piece", path.display) }
+        } catch {
+            close(fd)
+            _ = path.withCString { unlink($0) }
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let error = FileSystemError.last("close piece", path.display)
+            _ = path.withCString { unlink($0) }
+            throw error
+        }
+    }
+}

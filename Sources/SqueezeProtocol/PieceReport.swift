@@ -1,0 +1,27 @@
+/// One piece a shared-storage worker wrote, in the same position as in its assignment.
+public struct PieceReport: Sendable, Equatable {
+    /// CRC-32 of the block's uncompressed data.
+    public var crc: UInt32
+    /// Uncompressed length, checked against the plan.
+    public var rawLength: Int
+    /// Bytes in the piece file (header and trailer included for a whole member).
+    public var pieceLength: UInt64
+    /// Why the block could not be read (the source changed, vanished or cannot be opened);
+    /// no piece was written and its file fails. Nil when the piece is written.
+    public var failure: String?
+
+    /// Creates a report of a written piece.
+    public init(crc: UInt32, rawLength: Int, pieceLength: UInt64) {
+        self.crc = crc
+        self.rawLength = rawLength
+        self.pieceLength = pieceLength
+    }
+
+    /// Creates a report of a block that could not be read.
+    public init(failure: String) {
+        crc = 0
+        rawLength = 0
+        pieceLength = 0
+        self.failure = failure
+    }
+}

@@ -1,0 +1,25 @@
+import SqueezeProtocol
+
+/// An item waiting for a slot: its blocks in the message, or references to shared storage.
+enum WorkerTask: Sendable {
+    /// Blocks carried in the message (remote mode); the answer carries the compressed bytes.
+    case payload(WorkAssignment)
+    /// Blocks to read from shared storage; the answer reports the pieces written.
+    case reference(RefAssignment)
+
+    /// The item's job.
+    var jobID: UInt64 {
+        switch self {
+        case .payload(let work): work.jobID
+        case .reference(let work): work.jobID
+        }
+    }
+
+    /// The item's id within its job.
+    var itemID: UInt64 {
+        switch self {
+        case .payload(let work): work.itemID
+        case .reference(let work): work.itemID
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import SqueezeProtocol
+
+/// `--storage auto|shared|remote`.
+extension StorageMode: ExpressibleByArgument {}

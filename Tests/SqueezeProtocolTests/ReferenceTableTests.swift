@@ -1,0 +1,103 @@
+import SqueezeGzip
+import SqueezeProtocol
+import Testing
+
+/// The by-reference tables (`workRef`, `resultRef`): every defect a hostile coordinator or
+/// worker could put in them is refused before a worker opens a file or a coordinator adds a length.
+struct ReferenceTableTests {
+    static func decodeError(_ frames: [[UInt8]]) -> ProtocolError? {
+        do {
+            _ = try WireCodec.decode(frames)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func isMalformed(_ error: ProtocolError?) -> Bool {
+        if case .malformed = error { true } else { false }
+    }
+
+    static func block(
+        offset: UInt64 = 0, dictionary: Int = 0, data: Int = 10, size: UInt64 = 10, path: [UInt8] = Array("/a".utf8),
+        nanoseconds: Int64 = 0, header: [UInt8]? = nil
+    ) -> RefBlock {
+        RefBlock(file: 0, index: 0, path: path, offset: offset, dictionaryLength: dictionary, dataLength: data, isLast: true,
+                 size: size, modifiedSeconds: 0, modifiedNanoseconds: nanoseconds, inode: 1, permissions: 0o644, header: header)
+    }
+
+    static func work(_ blocks: [RefBlock], workspace: [UInt8] = Array("/w".utf8)) -> [[UInt8]] {
+        WireCodec.encode(.workRef(RefAssignment(
+            jobID: 1, itemID: 2, attempt: 3, setting: Fixtures.setting(.libdeflate, 6), workspace: workspace, syncPieces: false, blocks: blocks)))
+    }
+
+    @Test func everyPrefixOfAWorkRefTableIsTruncated() {
+        let frames = WireCodec.encode(.workRef(Fixtures.refWork))
+        for length in 0..<frames[1].count {
+            let error = Self.decodeError([frames[0], Array(frames[1].prefix(length))])
+            guard case .truncated = error else {
+                Issue.record("prefix \(length) of \(frames[1].count): \(String(describing: error))")
+                continue
+            }
+        }
+        #expect(Self.decodeError(frames) == nil)
+    }
+
+    @Test func everyPrefixOfAResultRefTableIsTruncated() {
+        let frames = WireCodec.encode(.resultRef(Fixtures.refResult))
+        for length in 0..<frames[1].count {
+            let error = Self.decodeError([frames[0], Array(frames[1].prefix(length))])
+            guard case .truncated = error else {
+                Issue.record("prefix \(length) of \(frames[1].count): \(String(describing: error))")
+                continue
+            }
+        }
+        #expect(Self.decodeError(frames) == nil)
+    }
+
+    @Test func aRangeOutsideTheFileIsRefused() {
+        #expect(Self.decodeError(Self.work([Self.block(offset: 1, data: 10, size: 10)])) != nil)
+        #expect(Self.decodeError(Self.work([Self.block(offset: UInt64.max, data: 1, size: 10)])) != nil)
+        #expect(Self.decodeError(Self.work([Self.block(offset: 5, dictionary: 5, data: 1, size: 10)])) != nil)
+        #expect(Self.decodeError(Self.work([Self.block(offset: 0, dictionary: 5, data: 5, size: 10)])) == nil)
+    }
+
+    @Test func pathsMustBeAbsoluteWithoutNUL() {
+        #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(path: Array("relative".utf8))]))))
+        #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(path: [0x2F, 0x61, 0x00, 0x62])]))))
+        #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(path: [])]))))
+        #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block()], workspace: Array("w".utf8)))))
+    }
+
+    @Test func oversizedPathsAndHeadersAreRefused() {
+        let long = [UInt8(ascii: "/")] + [UInt8](repeating: UInt8(ascii: "a"), count: ProtocolLimits.maxPathBytes)
+        guard case .oversized = Self.decodeError(Self.work([Self.block(path: long)])) else {
+            Issue.record("a path over PATH_MAX was accepted")
+            return
+        }
+        guard case .oversized = Self.decodeError(Self.work([Self.block(header: [UInt8](repeating: 1, count: ProtocolLimits.maxHeaderBytes + 1))])) else {
+            Issue.record("an oversized header was accepted")
+            return
+        }
+    }
+
+    @Test func badNanosecondsAreRefused() {
+        #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(nanoseconds: 1_000_000_000)]))))
+        #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(nanoseconds: -1)]))))
+    }
+
+    @Test func aPieceLongerThanDeflateCanMakeIsRefused() {
+        let result = RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: [PieceReport(crc: 0, rawLength: 100, pieceLength: 100 + 12 + 4096 + 1)])
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.resultRef(result)))))
+        let fine = RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: [PieceReport(crc: 0, rawLength: 100, pieceLength: 100 + 12 + 4096)])
+        #expect(Self.decodeError(WireCodec.encode(.resultRef(fine))) == nil)
+    }
+
+    @Test func aBlockOverTheSizeLimitIsRefused() {
+        let result = RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: [PieceReport(crc: 0, rawLength: ProtocolLimits.maxBlockSize + 1, pieceLength: 1)])
+        guard case .oversized = Self.decodeError(WireCodec.encode(.resultRef(result))) else {
+            Issue.record("a block over the limit was accepted")
+            return
+        }
+    }
+}
