@@ -197,6 +197,48 @@ struct ClusterTests {
         #expect(try cluster.status().malformedMessages == 0)
     }
 
+    @Test("shared-storage, remote and mixed clusters write the same bytes as embedded mode; only remote blocks pass through the coordinator")
+    func storageModes() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src/big"), files: 6, bytesPerFile: 3 << 20)
+        var data = TestData(seed: 11)
+        for index in 0..<40 { try tree.write("data/src/small/f\(index).txt", data.text(500 + index * 97)) }
+        try tree.write("data/src/empty", [])
+        let options = ["--block-size", "256K", "--json"]
+        let reference = try SqueezeBinary.run(["compress", tree.path("data/src"), "-o", tree.path("data/reference"), "--storage", "remote"] + options)
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let total = try #require(JobEvents.finished(reference.stdout)?["bytesIn"] as? Int)
+
+        func run(_ output: String, on cluster: TestCluster) throws -> Int {
+            let outcome = try cluster.submitAndWait(["src", "-o", output] + options)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let summary = try #require(JobEvents.finished(outcome.stdout))
+            #expect(summary["state"] as? String == "completed")
+            let same = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/diff"), ["-r", tree.path("data/reference"), tree.path("data/\(output)")])
+            #expect(same.status == 0, "\(output) differs from embedded mode: \(same.stdout)")
+            #expect(TreeCheck.temporaries(under: tree.path("data/\(output)")).isEmpty)
+            return try #require(summary["bytesRelayed"] as? Int)
+        }
+
+        let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        #expect(try run("out-shared", on: shared) == 0, "blocks passed through the coordinator in shared mode")
+        #expect(try shared.status().workers.allSatisfy { $0.storage == "auto" && $0.itemsDone > 0 })
+
+        let mixed = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
+        try mixed.addWorker(id: "sees-files")
+        try mixed.addWorker(id: "remote", arguments: ["--storage", "remote"])
+        try #require(mixed.waitForWorkers(2))
+        let relayed = try run("out-mixed", on: mixed)
+        #expect(relayed > 0 && relayed < total, "mixed cluster relayed \(relayed) of \(total) bytes")
+        #expect(try mixed.status().workers.allSatisfy { $0.itemsDone > 0 })
+
+        let remote = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
+        try remote.addWorker(id: "r1", arguments: ["--storage", "remote"])
+        try remote.addWorker(id: "r2", arguments: ["--storage", "remote"])
+        try #require(remote.waitForWorkers(2))
+        #expect(try run("out-remote", on: remote) == total)
+    }
+
     @Test("a coordinator restarted under a following submit: the client sees its job is gone and exits 1")
     func coordinatorRestartedUnderClient() throws {
         let tree = try TestTree()
