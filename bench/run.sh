@@ -62,6 +62,10 @@ if [[ -e $work ]]; then
   sleep 30
 fi
 mkdir -p "$work"
+# mixed.cat alone in a folder (a hard link), for the cluster, which takes folders.
+cat_dir=$work/cat
+mkdir -p "$cat_dir"
+ln "$cat_file" "$cat_dir/mixed.cat" 2>/dev/null || cp "$cat_file" "$cat_dir/mixed.cat"
 results=$work/results.tsv
 : > "$results"
 pids=()
@@ -112,10 +116,13 @@ timed() {
   record "$name" "$corpus" "$(elapsed "$start" "$end")" "$size" "$rss" "-"
 }
 
-# The cluster: a coordinator and two single-slot workers over TCP loopback, fresh per run.
-# Only the job is timed (submit until its summary), as a user of a running cluster sees it.
+# The cluster: a coordinator and two single-slot workers over TCP loopback, fresh per run,
+# the workers in the given storage mode (shared: they read and write the files themselves;
+# remote: every block passes through the coordinator). Only the job is timed (submit until its
+# summary), as a user of a running cluster sees it; the coordinator's CPU time over the job
+# comes from /proc.
 cluster() {
-  local name=$1 corpus=$2 source=$3 level=$4 out_root=${5:-}
+  local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-}
   local out
   next_out
   # The routing ceiling writes to memory (/dev/shm), so the disk is not what it measures.
@@ -132,8 +139,8 @@ cluster() {
   local clients workers
   clients=$(grep -o 'clients=[^ ]*' "$work/coord.out" | cut -d= -f2)
   workers=$(grep -o 'workers=[^ ]*' "$work/coord.out" | cut -d= -f2)
-  "$bin" worker --coordinator "$workers" --slots 1 --id w1 2> "$work/w1.err" & local w1=$!; pids+=("$w1")
-  "$bin" worker --coordinator "$workers" --slots 1 --id w2 2> "$work/w2.err" & local w2=$!; pids+=("$w2")
+  "$bin" worker --coordinator "$workers" --slots 1 --id w1 --storage "$storage" 2> "$work/w1.err" & local w1=$!; pids+=("$w1")
+  "$bin" worker --coordinator "$workers" --slots 1 --id w2 --storage "$storage" 2> "$work/w2.err" & local w2=$!; pids+=("$w2")
   for _ in $(seq 100); do
     [[ $("$bin" status --coordinator "$clients" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["workers"]))') == 2 ]] && break
     sleep 0.1
@@ -177,6 +184,8 @@ for run in $(seq "$runs"); do
     next_out
     timed "squeeze compress --level $level (one file)" file "$out" -- "$bin" compress "$cat_file" -o "$out" --level "$level"
   done
+  cluster "squeeze cluster -6, shared storage (coordinator + 2 workers, TCP)" file "$cat_dir" 6 shared
+  cluster "squeeze cluster -6, remote (coordinator + 2 workers, TCP)" file "$cat_dir" 6 remote
   # --- mixed corpus ---
   next_out; mkdir -p "$out"
   timed "gzip -6 (one stream)" mixed "$out/mixed.gz" -- bash -c "gzip -6 -c '$cat_file' > '$out/mixed.gz'"
@@ -184,7 +193,8 @@ for run in $(seq "$runs"); do
   timed "pigz -6 -p 2 (one stream)" mixed "$out/mixed.gz" -- bash -c "pigz -6 -p 2 -c '$cat_file' > '$out/mixed.gz'"
   next_out
   timed "squeeze compress" mixed "$out" -- "$bin" compress "$mixed" -o "$out" --level 6
-  cluster "squeeze cluster (coordinator + 2 workers, TCP)" mixed "$mixed" 6
+  cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" mixed "$mixed" 6 shared
+  cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" mixed "$mixed" 6 remote
   fresh_copy "$mixed"
   timed "xargs -P 2 gzip -6 (per file)" mixed "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
   # --- small-file tree ---
@@ -194,11 +204,12 @@ for run in $(seq "$runs"); do
   timed "xargs -P 2 gzip -6 (per file)" small "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
   next_out
   timed "squeeze compress" small "$out" -- "$bin" compress "$small" -o "$out" --level 6
-  cluster "squeeze cluster (coordinator + 2 workers, TCP)" small "$small" 6
+  cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" small "$small" 6 shared
   # --- routing ceiling: level 0, so what is measured is the coordinator and the transport ---
   shm=""
   [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( $(du -sk "$mixed" | cut -f1) * 2 )) ]] && shm=/dev/shm
-  cluster "routing ceiling (cluster, --level 0)" mixed "$mixed" 0 "$shm"
+  cluster "routing ceiling, shared storage (cluster, --level 0)" file "$cat_dir" 0 shared "$shm"
+  cluster "routing ceiling, remote (cluster, --level 0)" file "$cat_dir" 0 remote "$shm"
 done
 
 # The level table: every level 1-9 against gzip and pigz at the same level, one run. On a
@@ -251,7 +262,7 @@ if [[ -z $quick ]]; then
   large=$work/large
   mkdir -p "$large"
   for i in 1 2 3 4 5 6; do cp -al "$mixed" "$large/copy-$i"; done
-  cluster "squeeze cluster (coordinator + 2 workers, TCP)" large "$large" 6
+  cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" large "$large" 6 shared
 fi
 
 mixed_bytes=$(bytes_of "$mixed")
@@ -292,6 +303,9 @@ def level_of(name):
 for (corpus, name), row in rows.items():
     t = statistics.median(row["t"])
     mbs = corpus_bytes[corpus] / t / 1e6
+    if corpus == "file" and name.startswith("routing"):
+        out.append(f"| {corpus} | {name} | {t:.2f} | {mbs:.1f} | - | - | {row['size']:,} | - | |")
+        continue
     if corpus == "file":
         # The one-file rows compare like with like: the same level of pigz and gzip.
         level = level_of(name)
@@ -299,7 +313,8 @@ for (corpus, name), row in rows.items():
         same_level_gzip = rows.get(("file", f"gzip -{level} (one stream)"), {}).get("size")
         vs_pigz = f"{pigz_t / t:.2f}x" if pigz_t else "-"
         rel = f"{(row['size'] / same_level_gzip - 1) * 100:+.2f}% vs gzip -{level}" if same_level_gzip else "-"
-        rss = f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else ""
+        rss = (f"coordinator {max(row['rss_c']) / 1024:.0f} MiB, worker {max(row['rss_w']) / 1024:.0f} MiB" if row["rss_w"]
+               else f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else "")
         out.append(f"| {corpus} | {name} | {t:.2f} | {mbs:.1f} | {vs_pigz} | - | {row['size']:,} | {rel} | {rss} |")
         continue
     vs_pigz = f"{ref[corpus] / t:.2f}x" if ref[corpus] else "-"
@@ -318,17 +333,27 @@ for (corpus, name), row in rows.items():
     elif row["rss_c"]:
         rss.append(f"{max(row['rss_c']) / 1024:.0f} MiB")
     out.append(f"| {corpus} | {name} | {t:.2f} | {mbs:.1f} | {vs_pigz} | {vs_xargs} | {size:,} | {rel} | {', '.join(rss)} |")
-ceiling = median(("mixed", "routing ceiling (cluster, --level 0)"))
-if ceiling:
-    gbs = mixed_bytes / ceiling / 1e9
-    level6 = rows.get(("mixed", "squeeze cluster (coordinator + 2 workers, TCP)"))
-    per_core = mixed_bytes / statistics.median(level6["t"]) / 2 / 1e9 if level6 else None
+# What the coordinator costs: its CPU seconds per GB of input in each cluster row, and how
+# many level-6 worker cores one coordinator core could feed at that cost.
+level6 = rows.get(("file", "squeeze cluster -6, shared storage (coordinator + 2 workers, TCP)"))
+worker_core = file_bytes / statistics.median(level6["t"]) / 2 / 1e9 if level6 else None
+out.append("")
+out.append("### What the coordinator costs")
+out.append("")
+out.append("| corpus | cluster run | coordinator CPU s (median) | CPU s per GB | GB/s per coordinator core | level-6 worker cores one coordinator core feeds |")
+out.append("| --- | --- | ---: | ---: | ---: | ---: |")
+for (corpus, name), row in rows.items():
+    if not row["cpu_c"]: continue
+    cpu = statistics.median(row["cpu_c"])
+    per_gb = cpu / (corpus_bytes[corpus] / 1e9)
+    per_core = 1 / per_gb if per_gb > 0 else float("inf")
+    feeds = f"{per_core / worker_core:.0f}" if worker_core else "-"
+    out.append(f"| {corpus} | {name} | {cpu:.2f} | {per_gb:.3f} | {per_core:.2f} | {feeds} |")
+if worker_core:
     out.append("")
-    cpu = statistics.median(rows[("mixed", "routing ceiling (cluster, --level 0)")]["cpu_c"] or [0])
-    per_coordinator_core = mixed_bytes / cpu / 1e9 if cpu else None
-    out.append(f"Routing ceiling: {gbs:.2f} GB/s end to end through the coordinator at level 0, outputs written to memory; the coordinator, both workers and the client share this machine's two cores."
-               + (f" The coordinator itself used {cpu:.2f} CPU-seconds for the {mixed_bytes / 1e6:.0f} MB, that is {per_coordinator_core:.2f} GB/s per coordinator core when the workers run elsewhere." if per_coordinator_core else "")
-               + (f" A level-6 worker core compresses about {per_core * 1000:.0f} MB/s here, so one coordinator core can feed about {(per_coordinator_core or gbs) / per_core:.0f} such cores." if per_core else ""))
+    out.append(f"A level-6 worker core compresses about {worker_core * 1000:.0f} MB/s here (the shared-storage cluster on mixed.cat, two workers). "
+               "The coordinator's CPU includes the scan, every message, the renames, fsyncs and syncfs (which charges the page writeback of the outputs to it), "
+               "and in remote mode reading every block and writing every compressed block.")
 print("\n".join(out))
 PY
 )

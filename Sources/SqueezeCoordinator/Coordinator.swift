@@ -503,6 +503,9 @@ public actor Coordinator {
                 workers[peer] = worker
             }
             pump()
+        case .stitched(let result):
+            workers[peer]?.lastHeard = now
+            stitched(result, from: peer)
         case .probeReply(let reply):
             guard var worker = workers[peer] else { return }
             worker.lastHeard = now
@@ -576,10 +579,10 @@ public actor Coordinator {
                 blocks.append(nil)
                 continue
             }
-            let member = job.files[ref.file].layout.count == 1
             blocks.append(.piece(PieceBlock(
                 path: JobWorkspace.piecePath(in: job.workspace.path, item: key.item, attempt: result.attempt, position: position),
-                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, member: member)))
+                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength,
+                item: key.item, attempt: result.attempt, position: position)))
         }
         hand(key, expected: expected, blocks: blocks)
         for (file, reason) in failures { fileFailed(FileKey(job: key.job, file: file), reason: reason) }
@@ -631,23 +634,141 @@ public actor Coordinator {
         job.sentBlocks.removeValue(forKey: key.item)
         job.dirty = true
         for case .bytes(let block)? in blocks { job.bytesRelayed += UInt64(block.rawLength) }
-        let handed = Set(zip(expected, blocks).filter { job.fileStates[$0.0.file] == .pending && $0.1 != nil }.map(\.0))
+        // Pieces of multi-block files wait on disk for their stitch, not in a writer's memory:
+        // they do not hold the window. A file with any block from a remote worker is joined
+        // by a writer instead (its pieces so far go there too).
+        var handed = Set<BlockRef>()
+        var complete: [Int] = []
+        for (ref, block) in zip(expected, blocks) where job.fileStates[ref.file] == .pending {
+            guard let block else { continue }
+            let file = job.files[ref.file]
+            let spec = spec(of: ref.file, in: job)
+            switch block {
+            case .bytes(let bytes):
+                if file.layout.count > 1 { joinInWriter(ref.file, of: &job) }
+                writer(for: spec.key)?.yield(.block(spec, index: ref.index, bytes))
+                handed.insert(ref)
+            case .piece(let piece) where file.layout.count == 1:
+                writer(for: spec.key)?.yield(.member(spec, piece))
+                handed.insert(ref)
+            case .piece(let piece) where job.joinedByWriter.contains(ref.file):
+                writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
+                handed.insert(ref)
+            case .piece(let piece):
+                var pieces = job.stitchPieces[ref.file] ?? Array(repeating: nil, count: file.layout.count)
+                pieces[ref.index] = piece
+                job.stitchPieces[ref.file] = pieces
+                job.bytesDone += UInt64(piece.rawLength)
+                job.fileWritten[ref.file] += UInt64(piece.rawLength)
+                if !pieces.contains(where: { $0 == nil }) { complete.append(ref.file) }
+            }
+        }
         if handed.isEmpty {
             scheduler.written(key)
         } else {
             job.unwritten[key.item] = handed
         }
         jobs[key.job] = job
-        for (ref, block) in zip(expected, blocks) where job.fileStates[ref.file] == .pending {
-            guard let block else { continue }
-            let file = job.files[ref.file]
-            let spec = OutputSpec(
-                key: FileKey(job: job.id, file: ref.file), outputPath: file.outputPath,
-                header: header(of: file, in: job),
-                blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force, workspace: job.workspace.path)
-            switch block {
-            case .bytes(let bytes): writer(for: spec.key)?.yield(.block(spec, index: ref.index, bytes))
-            case .piece(let piece): writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
+        for file in complete { startStitch(FileKey(job: key.job, file: file)) }
+    }
+
+    /// From now on a writer joins file `index`: the pieces already in go to it.
+    private func joinInWriter(_ index: Int, of job: inout JobRecord) {
+        guard job.joinedByWriter.insert(index).inserted else { return }
+        job.stitching.removeValue(forKey: index)
+        guard let pieces = job.stitchPieces.removeValue(forKey: index) else { return }
+        // Their progress was counted when they came in; the writer's reports count it again.
+        job.bytesDone -= UInt64(pieces.reduce(0) { $0 + ($1?.rawLength ?? 0) })
+        job.fileWritten[index] = 0
+        let spec = spec(of: index, in: job)
+        for (block, piece) in pieces.enumerated() {
+            guard let piece else { continue }
+            writer(for: spec.key)?.yield(.piece(spec, index: block, piece))
+        }
+    }
+
+    /// What a writer needs for a file's output.
+    private func spec(of index: Int, in job: JobRecord) -> OutputSpec {
+        let file = job.files[index]
+        return OutputSpec(
+            key: FileKey(job: job.id, file: index), outputPath: file.outputPath, header: header(of: file, in: job),
+            blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force, workspace: job.workspace.path)
+    }
+
+    // MARK: - Stitching
+
+    /// All pieces of a file are in: a shared-storage worker joins them (the least busy one,
+    /// other than `excluded`); with none, a writer does.
+    private func startStitch(_ key: FileKey, excluding excluded: [UInt8]? = nil) {
+        guard var job = jobs[key.job], job.state == .running, job.fileStates[key.file] == .pending,
+              let pieces = job.stitchPieces[key.file]?.compactMap({ $0 }) else { return }
+        let candidates = workers.values.filter { $0.isShared(for: key.job) && $0.routingID != excluded }
+        let worker = candidates.min { first, second in
+            let (a, b) = (scheduler.busy(first.routingID), scheduler.busy(second.routingID))
+            return a != b ? a < b : first.routingID.lexicographicallyPrecedes(second.routingID)
+        }
+        guard let worker else {
+            stitchInWriter(key)
+            return
+        }
+        var checksum = MemberChecksum()
+        for piece in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
+        let file = job.files[key.file]
+        let attempt = nextAttempt
+        nextAttempt += 1
+        let bytes = pieces.reduce(0) { $0 + $1.length }
+        job.stitching[key.file] = StitchInProgress(worker: worker.routingID, attempt: attempt, since: .now, bytes: bytes)
+        jobs[key.job] = job
+        send(.stitch(StitchRequest(
+            jobID: key.job, file: UInt32(key.file), attempt: attempt, workspace: job.workspace.path.bytes, syncResult: !worker.sharesKernel,
+            permissions: file.stamp.permissions, modifiedSeconds: file.stamp.modifiedSeconds, modifiedNanoseconds: file.stamp.modifiedNanoseconds,
+            header: header(of: file, in: job).encoded(), trailer: checksum.trailer.encoded(),
+            pieces: pieces.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: $0.length) })), to: worker.routingID)
+    }
+
+    /// The coordinator's own way: a writer appends the pieces to the output (copy_file_range).
+    private func stitchInWriter(_ key: FileKey) {
+        guard var job = jobs[key.job] else { return }
+        joinInWriter(key.file, of: &job)
+        jobs[key.job] = job
+    }
+
+    /// A worker's answer to a stitch: the attempt the job waits for is adopted like a one-block
+    /// file and its pieces removed; a failed one falls back to a writer; any other is late.
+    private func stitched(_ result: StitchResult, from peer: [UInt8]) {
+        let key = FileKey(job: result.jobID, file: Int(result.file))
+        guard var job = jobs[key.job], job.state == .running, let current = job.stitching[key.file],
+              current.worker == peer, current.attempt == result.attempt else {
+            lateResults += 1
+            return
+        }
+        if let failure = result.failure {
+            logger.warning("a worker could not join a file's pieces; the coordinator joins them", metadata: [
+                "job": "\(key.job)", "file": "\(job.files[key.file].relativePath.display.debugDescription)",
+                "reason": "\(String(failure.prefix(200)).debugDescription)",
+            ])
+            stitchInWriter(key)
+            return
+        }
+        job.stitching.removeValue(forKey: key.file)
+        let pieces = job.stitchPieces.removeValue(forKey: key.file) ?? []
+        jobs[key.job] = job
+        let member = PieceBlock(
+            path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt),
+            crc: 0, rawLength: 0, length: result.length, item: 0, attempt: result.attempt, position: 0)
+        writer(for: key)?.yield(.member(spec(of: key.file, in: job), member))
+        writer(for: key)?.yield(.removePieces(pieces.compactMap { $0?.path }))
+    }
+
+    /// Stitches held by a worker that is gone, or past their time, start again elsewhere.
+    private func restartStitches(now: ContinuousClock.Instant, leaving peer: [UInt8]? = nil) {
+        for id in jobOrder {
+            guard let job = jobs[id] else { continue }
+            for (file, stitch) in job.stitching {
+                // A worker joins at 50 MB/s at the least; beyond that, plus the item deadline, it is stuck.
+                let allowance = configuration.itemDeadline + .seconds(Double(stitch.bytes) / 50e6)
+                guard stitch.worker == peer || now - stitch.since > allowance else { continue }
+                startStitch(FileKey(job: id, file: file), excluding: stitch.worker)
             }
         }
     }
@@ -667,6 +788,7 @@ public actor Coordinator {
     /// Puts back every item a worker held, to be sent again before new work.
     private func requeue(worker peer: [UInt8]) {
         guard let worker = workers[peer] else { return }
+        restartStitches(now: .now, leaving: peer)
         let held = scheduler.removeWorker(peer)
         if !held.isEmpty {
             logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
@@ -707,6 +829,7 @@ public actor Coordinator {
                 }
             }
             expireProbes(now: now)
+            restartStitches(now: now)
             pump()
             checkClients(now: now)
         }
@@ -896,6 +1019,9 @@ public actor Coordinator {
         let note = EntryNote(path: file.relativePath.display, reason: reason)
         job.failed.append(note)
         job.sink.yield(.fileFailed(note))
+        // A stitch of it may be under way; its answer will find nothing to adopt.
+        job.stitchPieces.removeValue(forKey: key.file)
+        job.stitching.removeValue(forKey: key.file)
         // Its blocks still waiting for a writer will never be written: they no longer hold the window.
         let dropped = job.unwritten.values.flatMap { $0.filter { $0.file == key.file } }
         let moved = blocksWritten(dropped, in: &job)

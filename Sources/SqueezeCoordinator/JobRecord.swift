@@ -36,6 +36,14 @@ struct JobRecord {
     /// attempt the scheduler accepts is read; every other attempt's pieces are left for the
     /// workspace's removal (fencing).
     var attempts: [UInt64: [[UInt8]: UInt64]] = [:]
+    /// Pieces of multi-block files, by block index, until every block is in and a worker
+    /// (or, failing that, a writer) joins them.
+    var stitchPieces: [Int: [PieceBlock?]] = [:]
+    /// Multi-block files a writer joins: some block came from a remote worker, or no worker
+    /// could stitch them.
+    var joinedByWriter: Set<Int> = []
+    /// Files being joined by a worker: which worker, which attempt, since when, how big.
+    var stitching: [Int: StitchInProgress] = [:]
     /// The workspace was removed (the job's end waits for it).
     var workspaceRemoved = false
     /// The item holding block 0 of each file; block i of a file is in item `firstItem + i`

@@ -1,3 +1,4 @@
+import Glibc
 import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
@@ -66,7 +67,10 @@ struct OutputWriter {
         case .removeWorkspace(_, let workspace):
             _ = try? await pool.run { workspace.remove() }
             return []
-        case .piece(let spec, _, let piece) where piece.member && spec.blockCount == 1:
+        case .removePieces(let paths):
+            _ = try? await pool.run { for path in paths { _ = path.withCString { unlink($0) } } }
+            return []
+        case .member(let spec, let piece):
             let outcome = await adopt(piece, spec: spec)
             if sealed.count >= Self.batchFiles {
                 return [outcome] + (await flush())

@@ -1,6 +1,6 @@
 import SqueezeIO
 
-/// A compressed block on shared storage, as its worker reported it.
+/// A compressed block (or a whole `.gz`) on shared storage, as its worker reported it.
 struct PieceBlock: Sendable {
     /// The piece file in the job's workspace (named by the coordinator, never by the worker).
     var path: BytePath
@@ -10,6 +10,10 @@ struct PieceBlock: Sendable {
     var rawLength: Int
     /// Bytes in the piece.
     var length: UInt64
-    /// The piece is the whole `.gz` (a one-block file): it is renamed into place, not copied.
-    var member: Bool
+    /// The item, attempt and position in the item that wrote it (a stitch names it by them).
+    var item: UInt64
+    /// The accepted attempt.
+    var attempt: UInt64
+    /// The block's position in the item.
+    var position: Int
 }

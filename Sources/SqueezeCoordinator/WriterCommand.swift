@@ -8,6 +8,11 @@ enum WriterCommand: Sendable {
     case block(OutputSpec, index: Int, ResultBlock)
     /// A compressed block a shared-storage worker wrote as a piece file, in any order.
     case piece(OutputSpec, index: Int, PieceBlock)
+    /// A whole `.gz` a shared-storage worker wrote (a one-block file, or a file it stitched):
+    /// taken over and renamed into place, not copied.
+    case member(OutputSpec, PieceBlock)
+    /// Remove pieces a stitched file no longer needs.
+    case removePieces([BytePath])
     /// Remove a finished job's workspace (after its other commands).
     case removeWorkspace(UInt64, JobWorkspace)
     /// Drop a file's temporary and buffered blocks (it failed).

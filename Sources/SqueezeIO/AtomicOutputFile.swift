@@ -114,55 +114,10 @@ public final class AtomicOutputFile: Sendable {
             close(source)
             _ = piece.withCString { unlink($0) }
         }
-        var info = stat()
-        guard fstat(source, &info) == 0 else { throw FileSystemError.last("stat piece", finalPath.display) }
-        guard info.st_mode & S_IFMT == S_IFREG, UInt64(max(0, info.st_size)) == length else {
-            throw FileSystemError(operation: "append piece", path: finalPath.display, errno: 0,
-                                  detail: "the worker's piece is \(info.st_size) bytes, it reported \(length)")
-        }
         let start = lseek(fd, 0, SEEK_CUR)
         guard start >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
-        var done: UInt64 = 0
-        var kernelCopies = true
-        while done < length {
-            if kernelCopies {
-                let copied = squeeze_copy_file_range(source, Int64(done), fd, Int64(start) + Int64(done), UInt(length - done))
-                if copied > 0 {
-                    done += UInt64(copied)
-                    continue
-                }
-                if copied < 0 && errno == EINTR { continue }
-                if copied < 0 && [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) {
-                    kernelCopies = false
-                    continue
-                }
-                if copied == 0 { throw FileSystemError(operation: "append piece", path: finalPath.display, errno: 0, detail: "piece shrank") }
-                throw FileSystemError.last("copy_file_range", finalPath.display)
-            }
-            let chunk = try Self.readFully(source, offset: done, count: Int(min(length - done, 1 << 20)), path: finalPath.display)
-            guard lseek(fd, off_t(start) + off_t(done), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
-            try write([chunk])
-            done += UInt64(chunk.count)
-        }
+        try RangeCopier.copy(from: source, length: length, to: fd, at: UInt64(start), path: finalPath.display)
         guard lseek(fd, off_t(start) + off_t(length), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
-    }
-
-    private static func readFully(_ fd: Int32, offset: UInt64, count: Int, path: String) throws -> [UInt8] {
-        var failure: FileSystemError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
-            var filled = 0
-            while filled < count {
-                let got = pread(fd, raw.baseAddress.unsafelyUnwrapped + filled, count - filled, off_t(offset) + off_t(filled))
-                if got < 0 && errno == EINTR { continue }
-                if got < 0 { failure = FileSystemError.last("read piece", path) }
-                if got <= 0 { break }
-                filled += got
-            }
-            initialized = filled
-        }
-        if let failure { throw failure }
-        guard bytes.count == count else { throw FileSystemError(operation: "read piece", path: path, errno: 0, detail: "piece shrank") }
-        return bytes
     }
 
     /// Sets permissions and mtime like gzip; no more writes. A sealed file keeps its

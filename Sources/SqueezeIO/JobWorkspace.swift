@@ -58,6 +58,11 @@ public final class JobWorkspace: Sendable {
         workspace.appending(Array("p\(item)-\(attempt)-\(position)".utf8))
     }
 
+    /// Where attempt `attempt` of stitching file `file` writes the finished member.
+    public static func stitchPath(in workspace: BytePath, file: Int, attempt: UInt64) -> BytePath {
+        workspace.appending(Array("s\(file)-\(attempt)".utf8))
+    }
+
     /// Removes the folder and everything in it, then releases the lock. A fenced worker may
     /// create a piece between the sweep and `rmdir`; the sweep then runs again. Returns whether
     /// the folder is gone.

@@ -42,4 +42,46 @@ public enum PieceFile {
             throw error
         }
     }
+
+    /// Joins `pieces` (path and exact length each, in order) between `header` and `trailer`
+    /// into a new whole member at `path`, with `stamp`'s mode and mtime; returns its length.
+    /// The pieces are left in place (the coordinator removes them once it takes the result).
+    public static func join(
+        _ path: BytePath, header: [UInt8], pieces: [(BytePath, UInt64)], trailer: [UInt8], member stamp: FileStamp, sync: Bool
+    ) throws -> UInt64 {
+        try write(path, chunks: [header], member: nil, sync: false)
+        let fd = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileSystemError.last("open", path.display) }
+        var offset = UInt64(header.count)
+        do {
+            for (piece, length) in pieces {
+                let source = piece.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+                guard source >= 0 else { throw FileSystemError.last("open piece", piece.display) }
+                defer { close(source) }
+                try RangeCopier.copy(from: source, length: length, to: fd, at: offset, path: path.display)
+                offset += length
+            }
+            try trailer.withUnsafeBytes { raw in
+                guard pwrite(fd, raw.baseAddress, raw.count, off_t(offset)) == raw.count else { throw FileSystemError.last("write", path.display) }
+            }
+            offset += UInt64(trailer.count)
+            guard fchmod(fd, mode_t(stamp.permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod", path.display) }
+            var times = [
+                timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
+                timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
+            ]
+            guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", path.display) }
+            if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync", path.display) }
+        } catch {
+            close(fd)
+            _ = path.withCString { unlink($0) }
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let error = FileSystemError.last("close", path.display)
+            _ = path.withCString { unlink($0) }
+            throw error
+        }
+        return offset
+    }
 }

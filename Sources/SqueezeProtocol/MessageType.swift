@@ -27,6 +27,10 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case workRef = 12
     /// Shared-storage worker → coordinator: pieces written (binary table).
     case resultRef = 13
+    /// Coordinator → shared-storage worker: join a file's pieces into its `.gz` (binary table).
+    case stitch = 14
+    /// Shared-storage worker → coordinator: the file is joined (binary table).
+    case stitched = 15
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

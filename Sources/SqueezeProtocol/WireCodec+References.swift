@@ -48,18 +48,18 @@ extension WireCodec {
     /// Longest failure reason in a `resultRef`.
     static let maxFailureBytes = 1024
 
-    private static func writeBytes(_ bytes: [UInt8], to writer: inout ByteWriter) {
+    static func writeBytes(_ bytes: [UInt8], to writer: inout ByteWriter) {
         writer.write(UInt32(bytes.count))
         writer.write(bytes)
     }
 
-    private static func readBytes(_ reader: inout ByteReader, limit: Int, _ what: String) throws(ProtocolError) -> [UInt8] {
+    static func readBytes(_ reader: inout ByteReader, limit: Int, _ what: String) throws(ProtocolError) -> [UInt8] {
         let count = Int(try reader.read(UInt32.self, "\(what) length"))
         guard count <= limit else { throw .oversized(what, size: count, limit: limit) }
         return try reader.readBytes(count, what)
     }
 
-    private static func path(_ reader: inout ByteReader, _ what: String) throws(ProtocolError) -> [UInt8] {
+    static func path(_ reader: inout ByteReader, _ what: String) throws(ProtocolError) -> [UInt8] {
         let bytes = try readBytes(&reader, limit: ProtocolLimits.maxPathBytes, what)
         guard bytes.first == UInt8(ascii: "/"), !bytes.contains(0) else { throw .malformed("\(what) is not an absolute path") }
         return bytes

@@ -29,6 +29,8 @@ public enum WireCodec {
         case .probeReply(let body): return [header, json(body)]
         case .workRef(let work): return [header, encodeRef(work)]
         case .resultRef(let result): return [header, encodeRef(result)]
+        case .stitch(let request): return [header, encodeStitch(request)]
+        case .stitched(let result): return [header, encodeStitch(result)]
         case .work(let work):
             var writer = ByteWriter(capacity: 22 + work.blocks.count * 17)
             writer.write(work.jobID)
@@ -83,6 +85,8 @@ public enum WireCodec {
         case .probeReply: message = .probeReply(try json(parts))
         case .workRef: message = .workRef(try workRef(parts))
         case .resultRef: message = .resultRef(try resultRef(parts))
+        case .stitch: message = .stitch(try stitch(parts))
+        case .stitched: message = .stitched(try stitched(parts))
         case .work: message = .work(try work(parts))
         case .result: message = .result(try result(parts))
         }

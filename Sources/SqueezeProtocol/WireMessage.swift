@@ -26,6 +26,10 @@ public enum WireMessage: Sendable, Equatable {
     case workRef(RefAssignment)
     /// Shared-storage worker → coordinator: the item's pieces are written.
     case resultRef(RefResult)
+    /// Coordinator → shared-storage worker: join a file's pieces.
+    case stitch(StitchRequest)
+    /// Shared-storage worker → coordinator: the file's pieces are joined.
+    case stitched(StitchResult)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -57,6 +61,8 @@ public enum WireMessage: Sendable, Equatable {
         case .probeReply: .probeReply
         case .workRef: .workRef
         case .resultRef: .resultRef
+        case .stitch: .stitch
+        case .stitched: .stitched
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

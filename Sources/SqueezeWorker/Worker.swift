@@ -37,8 +37,8 @@ public final class Worker: Sendable {
     /// the cooperative pool, so a busy slot never holds up the coordinator's tasks in the same
     /// process (embedded mode) or this worker's own receiver and heartbeat.
     private let compressionPool: BlockingIOPool
-    /// A thread for storage probes, so a probe never waits behind a slot's compression.
-    private let probePool = BlockingIOPool(threads: 1, name: "squeeze-probe")
+    /// A thread for storage probes and stitching, so neither waits behind a slot's compression.
+    private let ioPool = BlockingIOPool(threads: 1, name: "squeeze-worker-io")
 
     /// A worker using `context` for its socket.
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
@@ -53,7 +53,7 @@ public final class Worker: Sendable {
 
     deinit {
         compressionPool.shutdown()
-        probePool.shutdown()
+        ioPool.shutdown()
     }
 
     /// Items finished since start.
@@ -135,8 +135,10 @@ public final class Worker: Sendable {
         }
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkerTask.self)
+        let (stitches, stitchSink) = AsyncStream.makeStream(of: StitchRequest.self)
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
-            group.addTask { await self.receive(from: endpoint, into: queueSink) }
+            group.addTask { await self.receive(from: endpoint, into: queueSink, stitches: stitchSink) }
+            group.addTask { await self.stitch(stitches, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
             for _ in 0..<configuration.slots {
                 group.addTask { await self.compress(from: queue, replyingOn: endpoint) }
@@ -155,6 +157,7 @@ public final class Worker: Sendable {
                 if Task.isCancelled { state.abandon = true }
             }
             queueSink.finish()
+            stitchSink.finish()
             group.cancelAll()
             return end
         }
@@ -163,7 +166,9 @@ public final class Worker: Sendable {
         return end
     }
 
-    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkerTask>.Continuation) async -> WorkerSessionEnd? {
+    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkerTask>.Continuation,
+        stitches: AsyncStream<StitchRequest>.Continuation
+    ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
             guard case .message(let message) = event else {
                 if case .sendFailed(_, let error) = event { logger.warning("send failed: \(error)") }
@@ -186,12 +191,14 @@ public final class Worker: Sendable {
                 queue.yield(.payload(item))
             case .workRef(let item):
                 queue.yield(.reference(item))
+            case .stitch(let request):
+                stitches.yield(request)
             case .probe(let probe):
                 let reply: ProbeReply
                 if configuration.storage == .remote {
                     reply = ProbeReply(jobID: probe.jobID, shared: false, reason: "the worker runs with --storage remote")
                 } else {
-                    reply = (try? await probePool.run { StorageCheck.answer(probe) })
+                    reply = (try? await ioPool.run { StorageCheck.answer(probe) })
                         ?? ProbeReply(jobID: probe.jobID, shared: false, reason: "worker stopping")
                 }
                 endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
@@ -275,6 +282,36 @@ public final class Worker: Sendable {
             }
         }
         return nil
+    }
+
+    /// Joins files' pieces one at a time on the I/O thread and answers each.
+    private func stitch(_ requests: AsyncStream<StitchRequest>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        for await request in requests {
+            if state.withLockedValue({ $0.cancelledJobs.contains(request.jobID) }) { continue }
+            let result = (try? await ioPool.run { Self.join(request) })
+                ?? StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0, failure: "worker stopping")
+            endpoint.send(ZMQMessage(WireCodec.encode(.stitched(result))))
+        }
+        return nil
+    }
+
+    /// Blocking: writes the stitched member and reports its length, or why it could not.
+    private static func join(_ request: StitchRequest) -> StitchResult {
+        let workspace = BytePath(bytes: request.workspace)
+        let pieces = request.pieces.map { piece in
+            (JobWorkspace.piecePath(in: workspace, item: piece.item, attempt: piece.attempt, position: Int(piece.position)), piece.length)
+        }
+        let stamp = FileStamp(size: 0, modifiedSeconds: request.modifiedSeconds, modifiedNanoseconds: request.modifiedNanoseconds,
+                              device: 0, inode: 0, permissions: request.permissions)
+        do {
+            let length = try PieceFile.join(
+                JobWorkspace.stitchPath(in: workspace, file: Int(request.file), attempt: request.attempt),
+                header: request.header, pieces: pieces, trailer: request.trailer, member: stamp, sync: request.syncResult)
+            return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: length)
+        } catch {
+            return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0,
+                                failure: (error as? FileSystemError)?.reason ?? "\(error)")
+        }
     }
 
     // MARK: - Health

@@ -102,6 +102,11 @@ enum Fixtures {
                      size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 1, permissions: 0, header: [0x1F]),
         ])
     static let emptyRefWork = RefAssignment(jobID: 0, itemID: 0, attempt: 0, setting: setting(.zlib, 0), workspace: Array("/".utf8), syncPieces: false, blocks: [])
+    static let stitch = StitchRequest(
+        jobID: 7, file: 3, attempt: 12, workspace: Array("/data/out/.squeeze-tmp-job-1f".utf8), syncResult: false, permissions: 0o640,
+        modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 123, header: [0x1F, 0x8B, 8, 8, 0, 0, 0, 0, 0, 3, 0x61, 0],
+        trailer: [1, 2, 3, 4, 5, 6, 7, 8],
+        pieces: [StitchPiece(item: 4, attempt: 9, position: 0, length: 300_000), StitchPiece(item: 5, attempt: 11, position: 0, length: 1)])
     static let refResult = RefResult(jobID: 7, itemID: 42, attempt: 9, pieces: [
         PieceReport(crc: 0xDEAD_BEEF, rawLength: 65_536, pieceLength: 20_000),
         PieceReport(failure: "/data/x: file grew while it was read (10 -> 11 bytes)"),
@@ -131,6 +136,9 @@ enum Fixtures {
         case .probeReply: [.probeReply(probeYes), .probeReply(probeNo)]
         case .workRef: [.workRef(refWork), .workRef(emptyRefWork)]
         case .resultRef: [.resultRef(refResult), .resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: []))]
+        case .stitch: [.stitch(stitch)]
+        case .stitched: [.stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 1 << 33)),
+                         .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
         }
     }
 

@@ -1,0 +1,45 @@
+/// Coordinator → shared-storage worker: join a file's pieces into its finished `.gz` in the
+/// job's workspace, so the coordinator copies no byte of it. The output is named by file and
+/// attempt; only the attempt the coordinator is waiting for is ever published.
+public struct StitchRequest: Sendable, Equatable {
+    /// The job.
+    public var jobID: UInt64
+    /// The file's index in the job.
+    public var file: UInt32
+    /// This stitch's attempt number.
+    public var attempt: UInt64
+    /// The job's workspace (path bytes).
+    public var workspace: [UInt8]
+    /// Whether to fsync the result (the worker is on another kernel than the coordinator).
+    public var syncResult: Bool
+    /// Permission bits to give the output.
+    public var permissions: UInt32
+    /// Modification time to give the output, seconds.
+    public var modifiedSeconds: Int64
+    /// Modification time, nanoseconds.
+    public var modifiedNanoseconds: Int64
+    /// The gzip header to write first.
+    public var header: [UInt8]
+    /// The 8-byte trailer to write last (CRC-32 and ISIZE, from the pieces' reports).
+    public var trailer: [UInt8]
+    /// The pieces, in file order.
+    public var pieces: [StitchPiece]
+
+    /// Creates a request.
+    public init(
+        jobID: UInt64, file: UInt32, attempt: UInt64, workspace: [UInt8], syncResult: Bool, permissions: UInt32,
+        modifiedSeconds: Int64, modifiedNanoseconds: Int64, header: [UInt8], trailer: [UInt8], pieces: [StitchPiece]
+    ) {
+        self.jobID = jobID
+        self.file = file
+        self.attempt = attempt
+        self.workspace = workspace
+        self.syncResult = syncResult
+        self.permissions = permissions
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.header = header
+        self.trailer = trailer
+        self.pieces = pieces
+    }
+}
