@@ -630,7 +630,8 @@ public actor Coordinator {
     /// Hands an accepted item's blocks (nil: not written, its file fails) to the writers; the
     /// window moves past the item once they are all in their outputs.
     private func hand(_ key: ItemKey, expected: [BlockRef], blocks: [PendingBlock?]) {
-        guard var job = jobs[key.job] else { return }
+        // Moved out and back in: mutating a copy would copy the job's per-file arrays each time.
+        guard var job = jobs.removeValue(forKey: key.job) else { return }
         job.sentBlocks.removeValue(forKey: key.item)
         job.dirty = true
         for case .bytes(let block)? in blocks { job.bytesRelayed += UInt64(block.rawLength) }
@@ -655,12 +656,13 @@ public actor Coordinator {
                 writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
                 handed.insert(ref)
             case .piece(let piece):
-                var pieces = job.stitchPieces[ref.file] ?? Array(repeating: nil, count: file.layout.count)
-                pieces[ref.index] = piece
-                job.stitchPieces[ref.file] = pieces
+                // In place: copying the list for each block would make a big file quadratic.
+                job.stitchPieces[ref.file, default: Array(repeating: nil, count: file.layout.count)][ref.index] = piece
+                let missing = job.stitchMissing[ref.file, default: file.layout.count] - 1
+                job.stitchMissing[ref.file] = missing
                 job.bytesDone += UInt64(piece.rawLength)
                 job.fileWritten[ref.file] += UInt64(piece.rawLength)
-                if !pieces.contains(where: { $0 == nil }) { complete.append(ref.file) }
+                if missing == 0 { complete.append(ref.file) }
             }
         }
         if handed.isEmpty {
@@ -676,6 +678,7 @@ public actor Coordinator {
     private func joinInWriter(_ index: Int, of job: inout JobRecord) {
         guard job.joinedByWriter.insert(index).inserted else { return }
         job.stitching.removeValue(forKey: index)
+        job.stitchMissing.removeValue(forKey: index)
         guard let pieces = job.stitchPieces.removeValue(forKey: index) else { return }
         // Their progress was counted when they came in; the writer's reports count it again.
         job.bytesDone -= UInt64(pieces.reduce(0) { $0 + ($1?.rawLength ?? 0) })
@@ -752,6 +755,7 @@ public actor Coordinator {
         }
         job.stitching.removeValue(forKey: key.file)
         let pieces = job.stitchPieces.removeValue(forKey: key.file) ?? []
+        job.stitchMissing.removeValue(forKey: key.file)
         jobs[key.job] = job
         let member = PieceBlock(
             path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt),
@@ -911,7 +915,8 @@ public actor Coordinator {
     /// An assignment for a shared-storage worker: references and a fresh attempt number.
     private func makeReference(_ assignment: Assignment) -> RefAssignment? {
         let key = assignment.item
-        guard var job = jobs[key.job], job.state == .running, let worker = workers[assignment.worker] else {
+        guard jobs[key.job]?.state == .running, let worker = workers[assignment.worker],
+              var job = jobs.removeValue(forKey: key.job) else {
             scheduler.settle(key)
             return nil
         }
@@ -940,7 +945,7 @@ public actor Coordinator {
     /// failed. An item with nothing left is settled instead (nil).
     private func makeDispatch(_ assignment: Assignment) -> Dispatch? {
         let key = assignment.item
-        guard var job = jobs[key.job], job.state == .running else {
+        guard jobs[key.job]?.state == .running, var job = jobs.removeValue(forKey: key.job) else {
             scheduler.settle(key)
             return nil
         }
@@ -990,7 +995,8 @@ public actor Coordinator {
     }
 
     private func written(_ progress: OutputWriter.Progress) {
-        guard var job = jobs[progress.key.job], job.fileStates[progress.key.file] == .pending else { return }
+        guard jobs[progress.key.job]?.fileStates[progress.key.file] == .pending,
+              var job = jobs.removeValue(forKey: progress.key.job) else { return }
         let refs = progress.blocks.map { BlockRef(file: progress.key.file, index: $0) }
         let moved = blocksWritten(refs, in: &job)
         defer { if moved { pump() } }
@@ -1011,7 +1017,7 @@ public actor Coordinator {
     }
 
     private func fileFailed(_ key: FileKey, reason: String) {
-        guard var job = jobs[key.job], job.fileStates[key.file] == .pending else { return }
+        guard jobs[key.job]?.fileStates[key.file] == .pending, var job = jobs.removeValue(forKey: key.job) else { return }
         let file = job.files[key.file]
         job.fileStates[key.file] = .failed
         job.filesFinished += 1
@@ -1021,6 +1027,7 @@ public actor Coordinator {
         job.sink.yield(.fileFailed(note))
         // A stitch of it may be under way; its answer will find nothing to adopt.
         job.stitchPieces.removeValue(forKey: key.file)
+        job.stitchMissing.removeValue(forKey: key.file)
         job.stitching.removeValue(forKey: key.file)
         // Its blocks still waiting for a writer will never be written: they no longer hold the window.
         let dropped = job.unwritten.values.flatMap { $0.filter { $0.file == key.file } }

@@ -39,6 +39,8 @@ struct JobRecord {
     /// Pieces of multi-block files, by block index, until every block is in and a worker
     /// (or, failing that, a writer) joins them.
     var stitchPieces: [Int: [PieceBlock?]] = [:]
+    /// How many pieces each of those files still waits for.
+    var stitchMissing: [Int: Int] = [:]
     /// Multi-block files a writer joins: some block came from a remote worker, or no worker
     /// could stitch them.
     var joinedByWriter: Set<Int> = []
