@@ -195,6 +195,13 @@ if [[ -z $new_took_work ]]; then
   fail "the new workers took no work during job 2 (workers before: $before)"
 fi
 say "5 workers registered, ${new_took_work#* } of the new ones took work"
+relayed=$(python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    event = json.loads(line)
+    if event.get("event") == "finished": print(event.get("bytesRelayed", -1))' "$work/job2.out")
+[[ $relayed == 0 ]] || fail "job 2: $relayed bytes passed through the coordinator; the workers share /data and should have used it"
+say "job 2: no block passed through the coordinator (shared storage)"
 "$bin" status --coordinator "$endpoint" >&2
 verify "$data/set" "$data/job2"
 
