@@ -22,14 +22,7 @@ public enum PieceFile {
                     }
                 }
             }
-            if let stamp {
-                guard fchmod(fd, mode_t(stamp.permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod piece", path.display) }
-                var times = [
-                    timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
-                    timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
-                ]
-                guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens piece", path.display) }
-            }
+            if let stamp { try apply(stamp, to: fd, path: path) }
             if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync piece", path.display) }
         } catch {
             close(fd)
@@ -65,12 +58,7 @@ public enum PieceFile {
                 guard pwrite(fd, raw.baseAddress, raw.count, off_t(offset)) == raw.count else { throw FileSystemError.last("write", path.display) }
             }
             offset += UInt64(trailer.count)
-            guard fchmod(fd, mode_t(stamp.permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod", path.display) }
-            var times = [
-                timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
-                timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
-            ]
-            guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", path.display) }
+            try apply(stamp, to: fd, path: path)
             if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync", path.display) }
         } catch {
             close(fd)
@@ -83,5 +71,15 @@ public enum PieceFile {
             throw error
         }
         return offset
+    }
+
+    /// Gives a finished member its source's permission bits and mtime, as gzip does.
+    private static func apply(_ stamp: FileStamp, to fd: Int32, path: BytePath) throws {
+        guard fchmod(fd, mode_t(stamp.permissions & 0o777)) == 0 else { throw FileSystemError.last("chmod", path.display) }
+        var times = [
+            timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
+            timespec(tv_sec: time_t(stamp.modifiedSeconds), tv_nsec: Int(stamp.modifiedNanoseconds)),
+        ]
+        guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", path.display) }
     }
 }

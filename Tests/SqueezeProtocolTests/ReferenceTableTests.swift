@@ -31,20 +31,11 @@ struct ReferenceTableTests {
             jobID: 1, itemID: 2, attempt: 3, setting: Fixtures.setting(.libdeflate, 6), workspace: workspace, syncPieces: false, blocks: blocks)))
     }
 
-    @Test func everyPrefixOfAWorkRefTableIsTruncated() {
-        let frames = WireCodec.encode(.workRef(Fixtures.refWork))
-        for length in 0..<frames[1].count {
-            let error = Self.decodeError([frames[0], Array(frames[1].prefix(length))])
-            guard case .truncated = error else {
-                Issue.record("prefix \(length) of \(frames[1].count): \(String(describing: error))")
-                continue
-            }
-        }
-        #expect(Self.decodeError(frames) == nil)
-    }
-
-    @Test func everyPrefixOfAResultRefTableIsTruncated() {
-        let frames = WireCodec.encode(.resultRef(Fixtures.refResult))
+    @Test(arguments: [
+        WireCodec.encode(.workRef(Fixtures.refWork)), WireCodec.encode(.resultRef(Fixtures.refResult)),
+        WireCodec.encode(.stitch(Fixtures.stitch)), WireCodec.encode(.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 4, failure: "x"))),
+    ])
+    func everyPrefixOfATableIsTruncated(frames: [[UInt8]]) {
         for length in 0..<frames[1].count {
             let error = Self.decodeError([frames[0], Array(frames[1].prefix(length))])
             guard case .truncated = error else {
