@@ -58,6 +58,8 @@ public actor Coordinator {
         self.logger = logger
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
+        // Read here, off the actor: the first read opens a file in /proc.
+        _ = KernelIdentity.bootID
     }
 
     deinit {
@@ -487,21 +489,11 @@ public actor Coordinator {
             }
         case .result(let result):
             workers[peer]?.lastHeard = now
-            if accept(result, from: peer), var worker = workers[peer] {
-                worker.itemsDone += 1
-                worker.recent.append((now, result.blocks.reduce(0) { $0 + $1.rawLength }))
-                worker.recent.removeAll { now - $0.0 > .seconds(5) }
-                workers[peer] = worker
-            }
+            if accept(result, from: peer) { credit(peer, bytes: result.blocks.reduce(0) { $0 + $1.rawLength }, now: now) }
             pump()
         case .resultRef(let result):
             workers[peer]?.lastHeard = now
-            if accept(result, from: peer), var worker = workers[peer] {
-                worker.itemsDone += 1
-                worker.recent.append((now, result.pieces.reduce(0) { $0 + $1.rawLength }))
-                worker.recent.removeAll { now - $0.0 > .seconds(5) }
-                workers[peer] = worker
-            }
+            if accept(result, from: peer) { credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, now: now) }
             pump()
         case .stitched(let result):
             workers[peer]?.lastHeard = now
@@ -547,6 +539,15 @@ public actor Coordinator {
         default:
             countMalformed(ProtocolError.malformed("unexpected \(message.type) on the worker endpoint"), from: peer)
         }
+    }
+
+    /// Counts an accepted item for `status`: items done and recent throughput.
+    private func credit(_ peer: [UInt8], bytes: Int, now: ContinuousClock.Instant) {
+        guard var worker = workers[peer] else { return }
+        worker.itemsDone += 1
+        worker.recent.append((now, bytes))
+        worker.recent.removeAll { now - $0.0 > .seconds(5) }
+        workers[peer] = worker
     }
 
     /// Takes a result if it is the first one for its item, from the worker the item was sent
