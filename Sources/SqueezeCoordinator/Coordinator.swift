@@ -266,7 +266,7 @@ public actor Coordinator {
         let id = nextJobID
         nextJobID += 1
         let (events, sink) = AsyncStream.makeStream(of: JobEvent.self)
-        let items = Planner.items(for: prepared.files, blockSize: blockSize)
+        let items = Planner.items(for: prepared.files, blockSize: blockSize, itemBytes: configuration.itemBytes)
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
             destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
@@ -285,13 +285,19 @@ public actor Coordinator {
         for note in prepared.failed { sink.yield(.fileFailed(note)) }
         jobs[id] = job
         jobOrder.append(id)
-        scheduler.addJob(id, items: items.count, window: configuration.writeBehindBytes / blockSize, engine: setting.engine)
+        let largest = items.lazy.map(\.bytes).max() ?? blockSize
+        let window = max(Self.minimumWindow, configuration.writeBehindBytes / max(largest, blockSize))
+        scheduler.addJob(id, items: items.count, window: window, engine: setting.engine)
         logger.info("job started", metadata: ["job": "\(id)", "files": "\(prepared.files.count)", "source": "\(request.source)"])
         for peer in workers.keys { assignStorage(worker: peer, job: id) }
         checkFinished(id)
         pump()
         return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
     }
+
+    /// The fewest items a job may have dispatched ahead of its writes, whatever the write-behind
+    /// budget: enough to keep a few workers' credit busy.
+    static let minimumWindow = 16
 
     /// The range a following client may promise for its heartbeats.
     static let clientHeartbeatRange = 100...60_000
@@ -569,8 +575,10 @@ public actor Coordinator {
             scheduler.requeue(key, from: peer)
             return false
         }
+        // Only the path is kept: a copy of the job held across `hand` would make its in-place
+        // updates copy the per-file tables.
         guard let expected = admit(key, from: peer, rawLengths: result.pieces.map { $0.failure == nil ? $0.rawLength : nil }),
-              let job = jobs[key.job] else { return false }
+              let workspace = jobs[key.job]?.workspace.path else { return false }
         jobs[key.job]?.attempts.removeValue(forKey: key.item)
         var blocks: [PendingBlock?] = []
         var failures: [(Int, String)] = []
@@ -581,7 +589,7 @@ public actor Coordinator {
                 continue
             }
             blocks.append(.piece(PieceBlock(
-                path: JobWorkspace.piecePath(in: job.workspace.path, item: key.item, attempt: result.attempt, position: position),
+                path: JobWorkspace.piecePath(in: workspace, item: key.item, attempt: result.attempt, position: position),
                 crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength,
                 item: key.item, attempt: result.attempt, position: position)))
         }
@@ -640,7 +648,7 @@ public actor Coordinator {
         // they do not hold the window. A file with any block from a remote worker is joined
         // by a writer instead (its pieces so far go there too).
         var handed = Set<BlockRef>()
-        var complete: [Int] = []
+        var touched = Set<Int>()
         for (ref, block) in zip(expected, blocks) where job.fileStates[ref.file] == .pending {
             guard let block else { continue }
             let file = job.files[ref.file]
@@ -659,11 +667,9 @@ public actor Coordinator {
             case .piece(let piece):
                 // In place: copying the list for each block would make a big file quadratic.
                 job.stitchPieces[ref.file, default: Array(repeating: nil, count: file.layout.count)][ref.index] = piece
-                let missing = job.stitchMissing[ref.file, default: file.layout.count] - 1
-                job.stitchMissing[ref.file] = missing
                 job.bytesDone += UInt64(piece.rawLength)
                 job.fileWritten[ref.file] += UInt64(piece.rawLength)
-                if missing == 0 { complete.append(ref.file) }
+                touched.insert(ref.file)
             }
         }
         if handed.isEmpty {
@@ -672,14 +678,13 @@ public actor Coordinator {
             job.unwritten[key.item] = handed
         }
         jobs[key.job] = job
-        for file in complete { startStitch(FileKey(job: key.job, file: file)) }
+        for file in touched.sorted() { advanceStitch(FileKey(job: key.job, file: file)) }
     }
 
     /// From now on a writer joins file `index`: the pieces already in go to it.
     private func joinInWriter(_ index: Int, of job: inout JobRecord) {
         guard job.joinedByWriter.insert(index).inserted else { return }
         job.stitching.removeValue(forKey: index)
-        job.stitchMissing.removeValue(forKey: index)
         guard let pieces = job.stitchPieces.removeValue(forKey: index) else { return }
         // Their progress was counted when they came in; the writer's reports count it again.
         job.bytesDone -= UInt64(pieces.reduce(0) { $0 + ($1?.rawLength ?? 0) })
@@ -701,47 +706,86 @@ public actor Coordinator {
 
     // MARK: - Stitching
 
-    /// All pieces of a file are in: a shared-storage worker joins them (the least busy one,
-    /// other than `excluded`); with none, a writer does.
-    private func startStitch(_ key: FileKey, excluding excluded: [UInt8]? = nil) {
-        guard var job = jobs[key.job], job.state == .running, job.fileStates[key.file] == .pending,
-              let pieces = job.stitchPieces[key.file]?.compactMap({ $0 }) else { return }
-        let candidates = workers.values.filter { $0.isShared(for: key.job) && $0.routingID != excluded }
-        let worker = candidates.min { first, second in
-            let (a, b) = (scheduler.busy(first.routingID), scheduler.busy(second.routingID))
-            return a != b ? a < b : first.routingID.lexicographicallyPrecedes(second.routingID)
-        }
-        guard let worker else {
-            stitchInWriter(key)
-            return
-        }
-        var checksum = MemberChecksum()
-        for piece in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
+    /// Sends the next segments of a file's stitch: the pieces that came in since the last
+    /// segment, once they make a run of the configured segment size from it, or all that are left with
+    /// the trailer once every piece is in. So the copy keeps pace with compression and only a
+    /// last segment is left when the last block is done. The stitch starts on the least busy
+    /// shared-storage worker (other than `excluded`); with none, a writer joins the file once
+    /// its pieces are all in.
+    private func advanceStitch(_ key: FileKey, excluding excluded: [UInt8]? = nil) {
+        // Moved out and back in: the pieces table is read in place, not copied.
+        guard var job = jobs.removeValue(forKey: key.job) else { return }
+        defer { jobs[key.job] = job }
+        guard job.state == .running, job.fileStates[key.file] == .pending, !job.joinedByWriter.contains(key.file),
+              let pieces = job.stitchPieces[key.file] else { return }
         let file = job.files[key.file]
-        let attempt = nextAttempt
-        nextAttempt += 1
-        let bytes = pieces.reduce(0) { $0 + $1.length }
-        job.stitching[key.file] = StitchInProgress(worker: worker.routingID, attempt: attempt, since: .now, bytes: bytes)
-        jobs[key.job] = job
-        send(.stitch(StitchRequest(
-            jobID: key.job, file: UInt32(key.file), attempt: attempt, workspace: job.workspace.path.bytes, syncResult: !worker.sharesKernel,
-            permissions: file.stamp.permissions, modifiedSeconds: file.stamp.modifiedSeconds, modifiedNanoseconds: file.stamp.modifiedNanoseconds,
-            header: header(of: file, in: job).encoded(), trailer: checksum.trailer.encoded(),
-            pieces: pieces.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: $0.length) })), to: worker.routingID)
+        var stitch = job.stitching[key.file]
+        while stitch?.lastSent != true {
+            let first = stitch?.sentPieces ?? 0
+            var next = first
+            var bytes: UInt64 = 0
+            while next < pieces.count, next - first < Self.stitchSegmentPieces, let piece = pieces[next] {
+                bytes += piece.length
+                next += 1
+            }
+            let isLast = next == pieces.count
+            guard isLast || bytes >= UInt64(configuration.stitchSegmentBytes) || next - first == Self.stitchSegmentPieces else { return }
+            let header = header(of: file, in: job).encoded()
+            if stitch == nil {
+                let candidates = workers.values.filter { $0.isShared(for: key.job) && $0.routingID != excluded }
+                let worker = candidates.min { first, second in
+                    let (a, b) = (scheduler.busy(first.routingID), scheduler.busy(second.routingID))
+                    return a != b ? a < b : first.routingID.lexicographicallyPrecedes(second.routingID)
+                }
+                guard let worker else {
+                    if isLast { joinInWriter(key.file, of: &job) }
+                    return
+                }
+                stitch = StitchInProgress(worker: worker.routingID, attempt: nextAttempt, headerLength: header.count, now: .now)
+                nextAttempt += 1
+            }
+            guard var current = stitch, let worker = workers[current.worker] else { return }
+            var trailer: [UInt8] = []
+            if isLast {
+                var checksum = MemberChecksum()
+                for case let piece? in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
+                trailer = checksum.trailer.encoded()
+            }
+            send(.stitch(StitchRequest(
+                jobID: key.job, file: UInt32(key.file), attempt: current.attempt, workspace: job.workspace.path.bytes,
+                offset: current.end, syncResult: !worker.sharesKernel, permissions: file.stamp.permissions,
+                modifiedSeconds: file.stamp.modifiedSeconds, modifiedNanoseconds: file.stamp.modifiedNanoseconds,
+                header: first == 0 ? header : [], trailer: trailer,
+                pieces: pieces[first..<next].compactMap { piece in
+                    piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: $0.length) }
+                })), to: current.worker)
+            if current.awaited.isEmpty { current.since = .now }
+            current.sentPieces = next
+            current.end += bytes + UInt64(trailer.count)
+            current.awaited.append(current.end)
+            current.lastSent = isLast
+            stitch = current
+            job.stitching[key.file] = current
+        }
     }
+
+    /// Most pieces in one segment.
+    static let stitchSegmentPieces = 4096
 
     /// The coordinator's own way: a writer appends the pieces to the output (copy_file_range).
     private func stitchInWriter(_ key: FileKey) {
-        guard var job = jobs[key.job] else { return }
+        guard var job = jobs.removeValue(forKey: key.job) else { return }
         joinInWriter(key.file, of: &job)
         jobs[key.job] = job
     }
 
-    /// A worker's answer to a stitch: the attempt the job waits for is adopted like a one-block
-    /// file and its pieces removed; a failed one falls back to a writer; any other is late.
+    /// A worker's answer to a stitch segment. Each must end the output where the coordinator
+    /// computed; once the last is in, the output is adopted like a one-block file and the
+    /// worker removes the pieces. A failed segment falls back to a writer; answers of any
+    /// other attempt are late.
     private func stitched(_ result: StitchResult, from peer: [UInt8]) {
         let key = FileKey(job: result.jobID, file: Int(result.file))
-        guard var job = jobs[key.job], job.state == .running, let current = job.stitching[key.file],
+        guard let job = jobs[key.job], job.state == .running, var current = job.stitching[key.file],
               current.worker == peer, current.attempt == result.attempt else {
             lateResults += 1
             return
@@ -754,26 +798,42 @@ public actor Coordinator {
             stitchInWriter(key)
             return
         }
-        job.stitching.removeValue(forKey: key.file)
-        let pieces = job.stitchPieces.removeValue(forKey: key.file) ?? []
-        job.stitchMissing.removeValue(forKey: key.file)
-        jobs[key.job] = job
+        guard let expected = current.awaited.popFirst(), result.length == expected else {
+            countMalformed(ProtocolError.malformed("stitched up to \(result.length), the segment ends at \(current.awaited.first ?? 0)"), from: peer)
+            stitchInWriter(key)
+            return
+        }
+        current.confirmed = expected
+        current.since = .now
+        guard current.isComplete else {
+            jobs[key.job]?.stitching[key.file] = current
+            return
+        }
+        let pieces = jobs[key.job]?.stitchPieces.removeValue(forKey: key.file) ?? []
+        jobs[key.job]?.stitching.removeValue(forKey: key.file)
         let member = PieceBlock(
             path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt),
             crc: 0, rawLength: 0, length: result.length, item: 0, attempt: result.attempt, position: 0)
         writer(for: key)?.yield(.member(spec(of: key.file, in: job), member))
-        writer(for: key)?.yield(.removePieces(pieces.compactMap { $0?.path }))
+        // The worker that stitched frees the pieces' space: that costs the kernel time per
+        // byte, which the coordinator must not spend.
+        send(.discard(PieceDiscard(jobID: key.job, workspace: job.workspace.path.bytes, pieces: pieces.compactMap { piece in
+            piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: 0) }
+        })), to: peer)
     }
 
-    /// Stitches held by a worker that is gone, or past their time, start again elsewhere.
+    /// Stitches held by a worker that is gone, or whose segments are past their time, start
+    /// again from the first piece elsewhere, as a new attempt.
     private func restartStitches(now: ContinuousClock.Instant, leaving peer: [UInt8]? = nil) {
         for id in jobOrder {
             guard let job = jobs[id] else { continue }
             for (file, stitch) in job.stitching {
                 // A worker joins at 50 MB/s at the least; beyond that, plus the item deadline, it is stuck.
-                let allowance = configuration.itemDeadline + .seconds(Double(stitch.bytes) / 50e6)
-                guard stitch.worker == peer || now - stitch.since > allowance else { continue }
-                startStitch(FileKey(job: id, file: file), excluding: stitch.worker)
+                let allowance = configuration.itemDeadline + .seconds(Double(stitch.outstandingBytes) / 50e6)
+                let stalled = !stitch.awaited.isEmpty && now - stitch.since > allowance
+                guard stitch.worker == peer || stalled else { continue }
+                jobs[id]?.stitching.removeValue(forKey: file)
+                advanceStitch(FileKey(job: id, file: file), excluding: stitch.worker)
             }
         }
     }
@@ -982,7 +1042,7 @@ public actor Coordinator {
     private func blocksWritten(_ refs: [BlockRef], in job: inout JobRecord) -> Bool {
         var moved = false
         for ref in refs {
-            let item = job.firstItem[ref.file] + UInt64(ref.index)
+            let item = job.item(holding: ref)
             guard var left = job.unwritten[item], left.remove(ref) != nil else { continue }
             if left.isEmpty {
                 job.unwritten.removeValue(forKey: item)
@@ -1028,7 +1088,6 @@ public actor Coordinator {
         job.sink.yield(.fileFailed(note))
         // A stitch of it may be under way; its answer will find nothing to adopt.
         job.stitchPieces.removeValue(forKey: key.file)
-        job.stitchMissing.removeValue(forKey: key.file)
         job.stitching.removeValue(forKey: key.file)
         // Its blocks still waiting for a writer will never be written: they no longer hold the window.
         let dropped = job.unwritten.values.flatMap { $0.filter { $0.file == key.file } }

@@ -2,6 +2,12 @@
 public struct CoordinatorConfiguration: Sendable {
     /// Default block size for jobs that do not set one.
     public var blockSize: Int
+    /// Uncompressed bytes one work item of a large file aims for: consecutive blocks go
+    /// together up to this, so the coordinator's per-item cost is paid once per several blocks.
+    public var itemBytes: Int
+    /// Compressed bytes of a file's pieces gathered before a stitch segment goes to the worker
+    /// joining it: few messages, yet the copy follows compression closely.
+    public var stitchSegmentBytes: Int
     /// Heartbeat period, both ways.
     public var heartbeatInterval: Duration
     /// Silent periods after which a worker is dead.
@@ -23,6 +29,8 @@ public struct CoordinatorConfiguration: Sendable {
     /// The defaults.
     public init(
         blockSize: Int = 512 * 1024,
+        itemBytes: Int = 4 << 20,
+        stitchSegmentBytes: Int = 16 << 20,
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
         creditPerSlot: Int = 4,
@@ -33,6 +41,8 @@ public struct CoordinatorConfiguration: Sendable {
         itemDeadline: Duration = .seconds(30)
     ) {
         self.blockSize = blockSize
+        self.itemBytes = itemBytes
+        self.stitchSegmentBytes = stitchSegmentBytes
         self.heartbeatInterval = heartbeatInterval
         self.liveness = liveness
         self.creditPerSlot = creditPerSlot

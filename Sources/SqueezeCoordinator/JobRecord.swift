@@ -36,11 +36,10 @@ struct JobRecord {
     /// attempt the scheduler accepts is read; every other attempt's pieces are left for the
     /// workspace's removal (fencing).
     var attempts: [UInt64: [[UInt8]: UInt64]] = [:]
-    /// Pieces of multi-block files, by block index, until every block is in and a worker
-    /// (or, failing that, a writer) joins them.
+    /// Pieces of multi-block files, by block index, as they come in: a worker joins them in
+    /// segments (or, failing that, a writer joins them) and they are kept until the file is
+    /// adopted, for a stitch that must start again.
     var stitchPieces: [Int: [PieceBlock?]] = [:]
-    /// How many pieces each of those files still waits for.
-    var stitchMissing: [Int: Int] = [:]
     /// Multi-block files a writer joins: some block came from a remote worker, or no worker
     /// could stitch them.
     var joinedByWriter: Set<Int> = []
@@ -48,9 +47,11 @@ struct JobRecord {
     var stitching: [Int: StitchInProgress] = [:]
     /// The workspace was removed (the job's end waits for it).
     var workspaceRemoved = false
-    /// The item holding block 0 of each file; block i of a file is in item `firstItem + i`
-    /// (the planner gives a multi-block file consecutive items).
+    /// The item holding block 0 of each file, and how many blocks each of its items holds:
+    /// block i of a file is in item `firstItem + i / itemSpan` (the planner gives a multi-block
+    /// file consecutive items of equal span, the last possibly shorter).
     let firstItem: [UInt64]
+    let itemSpan: [UInt32]
     var fileStates: [FileState]
     var fileWritten: [UInt64]
     var filesFinished = 0
@@ -84,16 +85,26 @@ struct JobRecord {
         self.files = files
         self.items = items
         var firstItem = [UInt64](repeating: 0, count: files.count)
+        var itemSpan = [UInt32](repeating: 1, count: files.count)
         for item in items {
-            for ref in item.blocks where ref.index == 0 { firstItem[ref.file] = item.id }
+            for ref in item.blocks where ref.index == 0 {
+                firstItem[ref.file] = item.id
+                itemSpan[ref.file] = UInt32(item.blocks.count)
+            }
         }
         self.firstItem = firstItem
+        self.itemSpan = itemSpan
         self.skipped = skipped
         self.sink = sink
         started = .now
         totalBytes = files.reduce(0) { $0 + $1.stamp.size }
         fileStates = Array(repeating: .pending, count: files.count)
         fileWritten = Array(repeating: 0, count: files.count)
+    }
+
+    /// The item that holds `ref`.
+    func item(holding ref: BlockRef) -> UInt64 {
+        firstItem[ref.file] + UInt64(ref.index / Int(itemSpan[ref.file]))
     }
 
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
@@ -124,6 +135,7 @@ struct JobRecord {
             jobID: id, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
             bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
         summary.bytesRelayed = bytesRelayed
+        summary.filesJoinedByCoordinator = joinedByWriter.count
         return summary
     }
 }

@@ -67,9 +67,6 @@ struct OutputWriter {
         case .removeWorkspace(_, let workspace):
             _ = try? await pool.run { workspace.remove() }
             return []
-        case .removePieces(let paths):
-            _ = try? await pool.run { for path in paths { _ = path.withCString { unlink($0) } } }
-            return []
         case .member(let spec, let piece):
             let outcome = await adopt(piece, spec: spec)
             if sealed.count >= Self.batchFiles {

@@ -1,11 +1,38 @@
-/// A file whose pieces a shared-storage worker is joining.
+import DequeModule
+
+/// A file whose pieces a shared-storage worker is joining, segment by segment as they come in.
 struct StitchInProgress: Sendable {
-    /// The worker's routing id.
+    /// The worker's routing id: every segment of this attempt goes to it.
     var worker: [UInt8]
-    /// The stitch's attempt: only this attempt's answer counts, only its output is published.
+    /// The stitch's attempt: only this attempt's answers count, only its output is published.
     var attempt: UInt64
-    /// When it was sent.
+    /// When the worker was last given work or last answered; with segments outstanding, how
+    /// long it has had to answer.
     var since: ContinuousClock.Instant
-    /// Compressed bytes to join; sets how long the worker may take.
-    var bytes: UInt64
+    /// Pieces sent so far, from the file's first.
+    var sentPieces = 0
+    /// Where the next segment starts in the output.
+    var end: UInt64
+    /// Where the output ends after each segment sent and not yet answered, in order: each
+    /// answer must report the next one.
+    var awaited = Deque<UInt64>()
+    /// Where the output ended after the last answered segment.
+    var confirmed: UInt64
+    /// The last segment (with the trailer) is sent.
+    var lastSent = false
+
+    /// Starts an attempt whose first segment goes after a header of `headerLength` bytes.
+    init(worker: [UInt8], attempt: UInt64, headerLength: Int, now: ContinuousClock.Instant) {
+        self.worker = worker
+        self.attempt = attempt
+        since = now
+        end = UInt64(headerLength)
+        confirmed = UInt64(headerLength)
+    }
+
+    /// Compressed bytes sent and not yet answered.
+    var outstandingBytes: UInt64 { (awaited.last ?? confirmed) - confirmed }
+
+    /// Whether every segment, the last included, is answered: the output is whole.
+    var isComplete: Bool { lastSent && awaited.isEmpty }
 }

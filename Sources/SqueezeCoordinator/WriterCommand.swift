@@ -11,8 +11,6 @@ enum WriterCommand: Sendable {
     /// A whole `.gz` a shared-storage worker wrote (a one-block file, or a file it stitched):
     /// taken over and renamed into place, not copied.
     case member(OutputSpec, PieceBlock)
-    /// Remove pieces a stitched file no longer needs.
-    case removePieces([BytePath])
     /// Remove a finished job's workspace (after its other commands).
     case removeWorkspace(UInt64, JobWorkspace)
     /// Drop a file's temporary and buffered blocks (it failed).

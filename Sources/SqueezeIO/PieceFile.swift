@@ -36,16 +36,20 @@ public enum PieceFile {
         }
     }
 
-    /// Joins `pieces` (path and exact length each, in order) between `header` and `trailer`
-    /// into a new whole member at `path`, with `stamp`'s mode and mtime; returns its length.
-    /// The pieces are left in place (the coordinator removes them once it takes the result).
-    public static func join(
-        _ path: BytePath, header: [UInt8], pieces: [(BytePath, UInt64)], trailer: [UInt8], member stamp: FileStamp, sync: Bool
+    /// Writes one segment of a stitched member at `path`: with a `header` (the first segment)
+    /// it creates the file and writes the header; then it copies `pieces` (path and exact
+    /// length each, in order) from `offset` on; with a `trailer` (the last segment) it writes
+    /// the trailer, gives the file `stamp`'s mode and mtime and, with `sync`, fsyncs it.
+    /// Returns the end of what it wrote. The pieces are left in place; a failure removes the
+    /// output, whose attempt is then abandoned.
+    public static func stitch(
+        _ path: BytePath, offset start: UInt64, header: [UInt8], pieces: [(BytePath, UInt64)], trailer: [UInt8],
+        member stamp: FileStamp, sync: Bool
     ) throws -> UInt64 {
-        try write(path, chunks: [header], member: nil, sync: false)
+        if !header.isEmpty { try write(path, chunks: [header], member: nil, sync: false) }
         let fd = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else { throw FileSystemError.last("open", path.display) }
-        var offset = UInt64(header.count)
+        var offset = start
         do {
             for (piece, length) in pieces {
                 let source = piece.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
@@ -54,12 +58,14 @@ public enum PieceFile {
                 try RangeCopier.copy(from: source, length: length, to: fd, at: offset, path: path.display)
                 offset += length
             }
-            try trailer.withUnsafeBytes { raw in
-                guard pwrite(fd, raw.baseAddress, raw.count, off_t(offset)) == raw.count else { throw FileSystemError.last("write", path.display) }
+            if !trailer.isEmpty {
+                try trailer.withUnsafeBytes { raw in
+                    guard pwrite(fd, raw.baseAddress, raw.count, off_t(offset)) == raw.count else { throw FileSystemError.last("write", path.display) }
+                }
+                offset += UInt64(trailer.count)
+                try apply(stamp, to: fd, path: path)
+                if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync", path.display) }
             }
-            offset += UInt64(trailer.count)
-            try apply(stamp, to: fd, path: path)
-            if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync", path.display) }
         } catch {
             close(fd)
             _ = path.withCString { unlink($0) }

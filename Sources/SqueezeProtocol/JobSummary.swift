@@ -21,6 +21,9 @@ public struct JobSummary: Codable, Sendable, Equatable {
     /// Uncompressed bytes whose blocks passed through the coordinator (remote workers); the
     /// rest went by reference to shared-storage workers. Nil from coordinators before it.
     public var bytesRelayed: UInt64?
+    /// Multi-block files the coordinator joined itself, because a block came from a remote
+    /// worker or no shared-storage worker could stitch them. Nil from coordinators before it.
+    public var filesJoinedByCoordinator: Int?
 
     /// Creates a summary.
     public init(

@@ -31,6 +31,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case stitch = 14
     /// Shared-storage worker → coordinator: the file is joined (binary table).
     case stitched = 15
+    /// Coordinator → shared-storage worker: remove a stitched file's pieces (binary table).
+    case discard = 16
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

@@ -1,4 +1,5 @@
-/// Shared-storage worker → coordinator: a file's pieces are joined (or could not be).
+/// Shared-storage worker → coordinator: a segment of a file's stitch is written (or could not
+/// be); one answer per segment, in order.
 public struct StitchResult: Sendable, Equatable {
     /// The job.
     public var jobID: UInt64
@@ -6,7 +7,7 @@ public struct StitchResult: Sendable, Equatable {
     public var file: UInt32
     /// The attempt it answers.
     public var attempt: UInt64
-    /// Bytes in the finished `.gz`.
+    /// Bytes of the output written so far: the segment's end (the whole `.gz` after the last).
     public var length: UInt64
     /// Why it could not be done; the coordinator then joins the pieces itself.
     public var failure: String?

@@ -31,6 +31,7 @@ public enum WireCodec {
         case .resultRef(let result): return [header, encodeRef(result)]
         case .stitch(let request): return [header, encodeStitch(request)]
         case .stitched(let result): return [header, encodeStitch(result)]
+        case .discard(let request): return [header, encodeDiscard(request)]
         case .work(let work):
             var writer = ByteWriter(capacity: 22 + work.blocks.count * 17)
             writer.write(work.jobID)
@@ -87,6 +88,7 @@ public enum WireCodec {
         case .resultRef: message = .resultRef(try resultRef(parts))
         case .stitch: message = .stitch(try stitch(parts))
         case .stitched: message = .stitched(try stitched(parts))
+        case .discard: message = .discard(try discard(parts))
         case .work: message = .work(try work(parts))
         case .result: message = .result(try result(parts))
         }

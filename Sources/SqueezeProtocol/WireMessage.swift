@@ -30,6 +30,8 @@ public enum WireMessage: Sendable, Equatable {
     case stitch(StitchRequest)
     /// Shared-storage worker → coordinator: the file's pieces are joined.
     case stitched(StitchResult)
+    /// Coordinator → shared-storage worker: a stitched file's pieces may go.
+    case discard(PieceDiscard)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -63,6 +65,7 @@ public enum WireMessage: Sendable, Equatable {
         case .resultRef: .resultRef
         case .stitch: .stitch
         case .stitched: .stitched
+        case .discard: .discard
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

@@ -135,10 +135,10 @@ public final class Worker: Sendable {
         }
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkerTask.self)
-        let (stitches, stitchSink) = AsyncStream.makeStream(of: StitchRequest.self)
+        let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
-            group.addTask { await self.receive(from: endpoint, into: queueSink, stitches: stitchSink) }
-            group.addTask { await self.stitch(stitches, replyingOn: endpoint) }
+            group.addTask { await self.receive(from: endpoint, into: queueSink, storage: storageSink) }
+            group.addTask { await self.runStorageTasks(storageTasks, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
             for _ in 0..<configuration.slots {
                 group.addTask { await self.compress(from: queue, replyingOn: endpoint) }
@@ -157,7 +157,7 @@ public final class Worker: Sendable {
                 if Task.isCancelled { state.abandon = true }
             }
             queueSink.finish()
-            stitchSink.finish()
+            storageSink.finish()
             group.cancelAll()
             return end
         }
@@ -167,7 +167,7 @@ public final class Worker: Sendable {
     }
 
     private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkerTask>.Continuation,
-        stitches: AsyncStream<StitchRequest>.Continuation
+        storage: AsyncStream<StorageTask>.Continuation
     ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
             guard case .message(let message) = event else {
@@ -192,7 +192,9 @@ public final class Worker: Sendable {
             case .workRef(let item):
                 queue.yield(.reference(item))
             case .stitch(let request):
-                stitches.yield(request)
+                storage.yield(.stitch(request))
+            case .discard(let request):
+                storage.yield(.discard(request))
             case .probe(let probe):
                 let reply: ProbeReply
                 if configuration.storage == .remote {
@@ -284,18 +286,34 @@ public final class Worker: Sendable {
         return nil
     }
 
-    /// Joins files' pieces one at a time on the I/O thread and answers each.
-    private func stitch(_ requests: AsyncStream<StitchRequest>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        for await request in requests {
-            if state.withLockedValue({ $0.cancelledJobs.contains(request.jobID) }) { continue }
-            let result = (try? await ioPool.run { Self.join(request) })
-                ?? StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0, failure: "worker stopping")
-            endpoint.send(ZMQMessage(WireCodec.encode(.stitched(result))))
+    /// Joins files' pieces and removes adopted ones, one task at a time on the I/O thread.
+    private func runStorageTasks(_ tasks: AsyncStream<StorageTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        for await task in tasks {
+            if state.withLockedValue({ $0.cancelledJobs.contains(task.jobID) }) { continue }
+            switch task {
+            case .stitch(let request):
+                let result = (try? await ioPool.run { Self.join(request) })
+                    ?? StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0, failure: "worker stopping")
+                endpoint.send(ZMQMessage(WireCodec.encode(.stitched(result))))
+            case .discard(let request):
+                // Best effort: what stays is removed with the workspace when the job ends.
+                _ = try? await ioPool.run { Self.remove(request) }
+            }
         }
         return nil
     }
 
-    /// Blocking: writes the stitched member and reports its length, or why it could not.
+    /// Blocking: unlinks the pieces a discard names (paths built here from their numbers).
+    private static func remove(_ request: PieceDiscard) {
+        let workspace = BytePath(bytes: request.workspace)
+        for piece in request.pieces {
+            let path = JobWorkspace.piecePath(in: workspace, item: piece.item, attempt: piece.attempt, position: Int(piece.position))
+            _ = path.withCString { unlink($0) }
+        }
+    }
+
+    /// Blocking: writes a segment of a stitched member and reports where it ends, or why it
+    /// could not.
     private static func join(_ request: StitchRequest) -> StitchResult {
         let workspace = BytePath(bytes: request.workspace)
         let pieces = request.pieces.map { piece in
@@ -304,8 +322,8 @@ public final class Worker: Sendable {
         let stamp = FileStamp(size: 0, modifiedSeconds: request.modifiedSeconds, modifiedNanoseconds: request.modifiedNanoseconds,
                               device: 0, inode: 0, permissions: request.permissions)
         do {
-            let length = try PieceFile.join(
-                JobWorkspace.stitchPath(in: workspace, file: Int(request.file), attempt: request.attempt),
+            let length = try PieceFile.stitch(
+                JobWorkspace.stitchPath(in: workspace, file: Int(request.file), attempt: request.attempt), offset: request.offset,
                 header: request.header, pieces: pieces, trailer: request.trailer, member: stamp, sync: request.syncResult)
             return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: length)
         } catch {

@@ -25,6 +25,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Default block size, e.g. 512K or 1M.")
     var blockSize: ByteSize?
 
+    @Option(help: "Bytes a work item of a large file aims for (consecutive blocks go together), e.g. 4M.")
+    var itemSize: ByteSize?
+
+    @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment, e.g. 16M.")
+    var stitchSegment: ByteSize?
+
     @Option(help: "Heartbeat period, both ways, e.g. 1s or 250ms.")
     var heartbeat: Interval?
 
@@ -40,6 +46,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     func validate() throws {
         guard liveness >= 1 else { throw ValidationError("--liveness must be at least 1") }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
+        for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
+            if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }
+        }
     }
 
     func run() async throws {
@@ -47,6 +56,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let logger = Logger(label: "squeeze.coordinator")
         var settings = CoordinatorConfiguration()
         if let blockSize { settings.blockSize = blockSize.bytes }
+        if let itemSize { settings.itemBytes = itemSize.bytes }
+        if let stitchSegment { settings.stitchSegmentBytes = stitchSegment.bytes }
         if let heartbeat { settings.heartbeatInterval = heartbeat.duration }
         settings.liveness = liveness
         settings.ioThreads = ioThreads

@@ -13,11 +13,11 @@ private func file(_ index: Int, size: UInt64, blockSize: Int) -> PlannedFile {
 
 @Suite("Planner")
 struct PlannerTests {
-    @Test("large files become one item per block; small files are bundled to about a block")
+    @Test("a file of few blocks becomes one item per block; small files are bundled to about a block")
     func shapes() {
         let blockSize = 1000
         let files = [file(0, size: 2500, blockSize: blockSize)] + (1...10).map { file($0, size: 300, blockSize: blockSize) } + [file(11, size: 0, blockSize: blockSize)]
-        let items = Planner.items(for: files, blockSize: blockSize)
+        let items = Planner.items(for: files, blockSize: blockSize, itemBytes: 8 * blockSize)
         let big = items.filter { $0.blocks.contains { $0.file == 0 } }
         #expect(big.count == 3)
         #expect(big.allSatisfy { $0.blocks.count == 1 })
@@ -31,9 +31,43 @@ struct PlannerTests {
         #expect(items.enumerated().allSatisfy { UInt64($0.offset) == $0.element.id })
     }
 
+    @Test("a large file's items carry consecutive blocks up to the item size, in order, the last one shorter")
+    func largeFileItems() {
+        let blockSize = 1000
+        // 100 blocks: 16 items at least, so 6 blocks each (not the 8 the item size allows).
+        let files = [file(0, size: 99_500, blockSize: blockSize), file(1, size: 500, blockSize: blockSize)]
+        let items = Planner.items(for: files, blockSize: blockSize, itemBytes: 8 * blockSize)
+        let big = items.filter { $0.blocks.contains { $0.file == 0 } }
+        #expect(big.map(\.blocks.count) == Array(repeating: 6, count: 16) + [4])
+        #expect(big.flatMap(\.blocks).map(\.index) == Array(0..<100))
+        #expect(big.map(\.bytes) == Array(repeating: 6000, count: 16) + [3500])
+        // A huge file is capped by the item size instead.
+        let huge = [file(0, size: 10_000_000, blockSize: blockSize)]
+        let hugeItems = Planner.items(for: huge, blockSize: blockSize, itemBytes: 8 * blockSize)
+        #expect(hugeItems.count == 1250)
+        #expect(hugeItems.allSatisfy { $0.blocks.count == 8 && $0.bytes == 8000 })
+        #expect(Planner.blocksPerItem(blockCount: 10_000, blockSize: 1 << 20, itemBytes: 4 << 20) == 4)
+        #expect(Planner.blocksPerItem(blockCount: 10_000, blockSize: 8 << 20, itemBytes: 4 << 20) == 1)
+    }
+
+    @Test("many small files are bundled up to the item size; few stay in block-sized bundles")
+    func bundleSizes() {
+        let blockSize = 1000
+        let many = (0..<2000).map { file($0, size: 500, blockSize: blockSize) }
+        let items = Planner.items(for: many, blockSize: blockSize, itemBytes: 8 * blockSize)
+        // 1 MB of small files over 64 bundles would be 15.6 KB each; the item size caps it at 8 KB.
+        #expect(items.count == 125)
+        #expect(items.allSatisfy { $0.bytes == 8000 && $0.blocks.count == 16 })
+        let some = (0..<200).map { file($0, size: 500, blockSize: blockSize) }
+        // 100 KB over 64 bundles is 1.5 KB each: three files per bundle.
+        let fewer = Planner.items(for: some, blockSize: blockSize, itemBytes: 8 * blockSize)
+        #expect(fewer.dropLast().allSatisfy { $0.blocks.count == 3 })
+        #expect(fewer.flatMap(\.blocks).map(\.file) == Array(0..<200))
+    }
+
     @Test("no files, no items")
     func empty() {
-        #expect(Planner.items(for: [], blockSize: 1000).isEmpty)
+        #expect(Planner.items(for: [], blockSize: 1000, itemBytes: 8000).isEmpty)
     }
 
     @Test("paths inside a folder are recognised, siblings with a common prefix are not")

@@ -103,7 +103,7 @@ enum Fixtures {
         ])
     static let emptyRefWork = RefAssignment(jobID: 0, itemID: 0, attempt: 0, setting: setting(.zlib, 0), workspace: Array("/".utf8), syncPieces: false, blocks: [])
     static let stitch = StitchRequest(
-        jobID: 7, file: 3, attempt: 12, workspace: Array("/data/out/.squeeze-tmp-job-1f".utf8), syncResult: false, permissions: 0o640,
+        jobID: 7, file: 3, attempt: 12, workspace: Array("/data/out/.squeeze-tmp-job-1f".utf8), offset: 12, syncResult: false, permissions: 0o640,
         modifiedSeconds: 1_700_000_000, modifiedNanoseconds: 123, header: [0x1F, 0x8B, 8, 8, 0, 0, 0, 0, 0, 3, 0x61, 0],
         trailer: [1, 2, 3, 4, 5, 6, 7, 8],
         pieces: [StitchPiece(item: 4, attempt: 9, position: 0, length: 300_000), StitchPiece(item: 5, attempt: 11, position: 0, length: 1)])
@@ -136,10 +136,36 @@ enum Fixtures {
         case .probeReply: [.probeReply(probeYes), .probeReply(probeNo)]
         case .workRef: [.workRef(refWork), .workRef(emptyRefWork)]
         case .resultRef: [.resultRef(refResult), .resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: []))]
-        case .stitch: [.stitch(stitch)]
+        case .stitch: [.stitch(stitch), .stitch(middleSegment), .stitch(lastSegment)]
         case .stitched: [.stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 1 << 33)),
                          .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
+        case .discard: [.discard(discard), .discard(PieceDiscard(jobID: 7, workspace: Array("/w".utf8), pieces: []))]
         }
+    }
+
+    /// A segment after the first: no header, no trailer.
+    static var middleSegment: StitchRequest {
+        var segment = stitch
+        segment.header = []
+        segment.trailer = []
+        segment.offset = 300_013
+        return segment
+    }
+
+    /// The last segment: the trailer, no header, synced.
+    static var lastSegment: StitchRequest {
+        var segment = middleSegment
+        segment.trailer = [8, 7, 6, 5, 4, 3, 2, 1]
+        segment.syncResult = true
+        segment.offset = 1 << 40
+        return segment
+    }
+
+    /// The pieces of `stitch`, to be removed once it is adopted.
+    static var discard: PieceDiscard {
+        PieceDiscard(jobID: stitch.jobID, workspace: stitch.workspace, pieces: stitch.pieces.map {
+            StitchPiece(item: $0.item, attempt: $0.attempt, position: $0.position, length: 0)
+        })
     }
 
     static var allMessages: [WireMessage] { MessageType.allCases.flatMap(messages(of:)) }

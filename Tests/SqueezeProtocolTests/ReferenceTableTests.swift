@@ -34,6 +34,7 @@ struct ReferenceTableTests {
     @Test(arguments: [
         WireCodec.encode(.workRef(Fixtures.refWork)), WireCodec.encode(.resultRef(Fixtures.refResult)),
         WireCodec.encode(.stitch(Fixtures.stitch)), WireCodec.encode(.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 4, failure: "x"))),
+        WireCodec.encode(.discard(Fixtures.discard)),
     ])
     func everyPrefixOfATableIsTruncated(frames: [[UInt8]]) {
         for length in 0..<frames[1].count {
@@ -44,6 +45,21 @@ struct ReferenceTableTests {
             }
         }
         #expect(Self.decodeError(frames) == nil)
+    }
+
+    @Test func aStitchSegmentMustStartWhereItsHeaderSaysAndNotBeyondTheLimit() {
+        var segment = Fixtures.stitch
+        segment.offset = 13  // the header is 12 bytes
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        segment = Fixtures.middleSegment
+        segment.offset = 0  // no header: it cannot start the file
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        segment.offset = UInt64.max - 10  // its pieces' lengths would overflow
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        segment = Fixtures.lastSegment
+        segment.trailer = [1, 2, 3]
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        #expect(Self.decodeError(WireCodec.encode(.stitch(Fixtures.lastSegment))) == nil)
     }
 
     @Test func aRangeOutsideTheFileIsRefused() {

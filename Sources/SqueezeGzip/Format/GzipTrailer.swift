@@ -1,5 +1,8 @@
 /// The 8-byte gzip member trailer: CRC-32 and ISIZE of the uncompressed data.
 public struct GzipTrailer: Sendable, Equatable {
+    /// Encoded length in bytes.
+    public static let size = 8
+
     /// CRC-32 of the whole uncompressed member.
     public var crc: UInt32
     /// Full uncompressed length; only its low 32 bits are stored (ISIZE).
