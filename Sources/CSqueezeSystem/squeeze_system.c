@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <unistd.h>
 #include "squeeze_system.h"
@@ -16,4 +17,8 @@ long squeeze_copy_file_range(int from, long long from_offset, int to, long long 
     off64_t in = from_offset;
     off64_t out = to_offset;
     return (long)copy_file_range(from, &in, to, &out, length, 0);
+}
+
+int squeeze_tune_malloc(int mmap_threshold, int trim_threshold) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
 }

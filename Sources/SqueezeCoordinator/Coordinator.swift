@@ -214,7 +214,7 @@ public actor Coordinator {
     }
 
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
-        var writer = OutputWriter(pool: pool)
+        var writer = OutputWriter(pool: pool, delayPerBlock: configuration.writeDelayForTesting)
         for await command in commands {
             for outcome in await writer.handle(command) {
                 switch outcome {
@@ -286,7 +286,7 @@ public actor Coordinator {
         jobs[id] = job
         jobOrder.append(id)
         let largest = items.lazy.map(\.bytes).max() ?? blockSize
-        let window = max(Self.minimumWindow, configuration.writeBehindBytes / max(largest, blockSize))
+        let window = max(1, configuration.writeBehindBytes / max(largest, blockSize))
         scheduler.addJob(id, items: items.count, window: window, engine: setting.engine)
         logger.info("job started", metadata: ["job": "\(id)", "files": "\(prepared.files.count)", "source": "\(request.source)"])
         for peer in workers.keys { assignStorage(worker: peer, job: id) }
@@ -294,10 +294,6 @@ public actor Coordinator {
         pump()
         return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
     }
-
-    /// The fewest items a job may have dispatched ahead of its writes, whatever the write-behind
-    /// budget: enough to keep a few workers' credit busy.
-    static let minimumWindow = 16
 
     /// The range a following client may promise for its heartbeats.
     static let clientHeartbeatRange = 100...60_000

@@ -26,6 +26,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// ten times the typical item time when that is longer).
     public var itemDeadline: Duration
 
+    /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
+    /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
+    public var writeDelayForTesting: Duration?
+
     /// The defaults.
     public init(
         blockSize: Int = 512 * 1024,

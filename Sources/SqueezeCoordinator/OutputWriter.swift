@@ -44,9 +44,13 @@ struct OutputWriter {
     private var open: [FileKey: OpenOutput] = [:]
     private var sealed: [SealedOutput] = []
     private let pool: BlockingIOPool
+    /// Microseconds each appended block waits first (the slow-disk test hook); 0 in use.
+    private let delayPerBlock: UInt32
 
-    init(pool: BlockingIOPool) {
+    init(pool: BlockingIOPool, delayPerBlock: Duration? = nil) {
         self.pool = pool
+        let micros = delayPerBlock.map { $0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
+        self.delayPerBlock = UInt32(clamping: max(0, micros))
     }
 
     /// Applies one command; returns the progress and failures to report.
@@ -124,8 +128,10 @@ struct OutputWriter {
         let written = UInt64(header.count + trailer.count) + chunks.reduce(0) { $0 + $1.length }
         let existing = state.file
         let toWrite = chunks
+        let delay = delayPerBlock
         do {
             let file = try await pool.run {
+                if delay > 0 { usleep(delay * UInt32(clamping: toWrite.count)) }
                 let file = try existing ?? AtomicOutputFile(finalPath: spec.outputPath, in: spec.workspace)
                 do {
                     try file.write([header])

@@ -43,6 +43,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Least time a worker may hold an item before a copy goes to another worker, e.g. 30s (it gets ten typical item times if that is longer).")
     var itemDeadline: Interval?
 
+    @Option(help: .hidden)
+    var testWriteDelay: Interval?
+
     func validate() throws {
         guard liveness >= 1 else { throw ValidationError("--liveness must be at least 1") }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
@@ -63,6 +66,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.ioThreads = ioThreads
         if let itemDeadline { settings.itemDeadline = itemDeadline.duration }
         settings.root = root
+        settings.writeDelayForTesting = testWriteDelay?.duration
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
             let service = CoordinatorService(

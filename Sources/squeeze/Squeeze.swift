@@ -1,3 +1,4 @@
+import SqueezeIO
 import ArgumentParser
 
 /// The `squeeze` command: compress folders into standard gzip, alone or on a cluster.
@@ -9,4 +10,19 @@ struct Squeeze: AsyncParsableCommand {
         version: "0.3.0",
         subcommands: [CompressCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, StatusCommand.self, HealthCommand.self]
     )
+
+    /// Tunes malloc before any command allocates its buffers.
+    static func main() async {
+        MemoryTuning.apply()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -15,4 +15,8 @@ int squeeze_rename_noreplace(const char *from, const char *to);
 /// or -1 with errno set (EXDEV, EINVAL or ENOSYS where it cannot; callers fall back).
 long squeeze_copy_file_range(int from, long long from_offset, int to, long long to_offset, unsigned long length);
 
+/// mallopt(3) M_MMAP_THRESHOLD and M_TRIM_THRESHOLD (Swift's Glibc module lacks malloc.h).
+/// Returns 1 when both were set.
+int squeeze_tune_malloc(int mmap_threshold, int trim_threshold);
+
 #endif
