@@ -118,13 +118,13 @@ struct ClusterTests {
         #expect(submit.wait(timeout: 300) == 0, "\(submit.stderr)")
         let destination = tree.path("data/src.squeezed")
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: destination) == 24)
-        let before = try Self.fingerprints(destination)
+        let before = try TreeCheck.fingerprints(destination)
 
         victim.signal(SIGCONT)
         #expect(cluster.waitForWorkers(3, timeout: 30), "the resumed worker did not come back")
         let late = Poll.until(timeout: 20, every: 0.2) { ((try? cluster.status().lateResults) ?? 0) >= 1 }
         #expect(late, "the resumed worker's results were not seen as late")
-        #expect(try Self.fingerprints(destination) == before, "an output was written again")
+        #expect(try TreeCheck.fingerprints(destination) == before, "an output was written again")
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: destination) == 24)
     }
 
@@ -399,17 +399,5 @@ struct ClusterTests {
         #expect(status.status == 1)
         #expect(status.stderr.contains("cannot reach the coordinator"))
         #expect(Date().timeIntervalSince(started) < 20)
-    }
-
-    /// Inode and modification time of every file under `folder`: a rewrite changes both.
-    private static func fingerprints(_ folder: String) throws -> [String: [Int]] {
-        var result: [String: [Int]] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let path = enumerator?.nextObject() as? String {
-            var info = stat()
-            guard stat(folder + "/" + path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            result[path] = [Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
-        }
-        return result
     }
 }

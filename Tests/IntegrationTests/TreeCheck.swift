@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Checks an output tree against its source with the system gzip.
@@ -36,5 +37,18 @@ enum TreeCheck {
             if (path as NSString).lastPathComponent.hasPrefix(".squeeze-tmp-") { found.append(path) }
         }
         return found
+    }
+
+    /// Inode, size and modification time of every regular file under `folder`, by relative
+    /// path: a file written again (renamed over, or rewritten in place) changes them.
+    static func fingerprints(_ folder: String) throws -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let path = enumerator?.nextObject() as? String {
+            var info = stat()
+            guard stat(folder + "/" + path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            result[path] = [Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+        }
+        return result
     }
 }
