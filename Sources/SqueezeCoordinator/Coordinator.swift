@@ -434,9 +434,33 @@ public actor Coordinator {
         guard var job = jobs[id], job.state == .running, job.filesFinished == job.files.count else { return }
         // Every output is published or failed; late answers are dropped from here on.
         job.state = .completed
+        job.freeingSince = .now
         jobs[id] = job
         dropInFlight(of: id)
+        removeWorkspaceOnceFreed(id)
+    }
+
+    /// Removes a completed job's workspace once no discard is outstanding: workers unlink
+    /// the stitched files' pieces, so the coordinator finds little left to remove.
+    private func removeWorkspaceOnceFreed(_ id: UInt64, now: ContinuousClock.Instant = .now) {
+        guard let job = jobs[id], job.state == .completed, !job.workspaceRemoved, let since = job.freeingSince else { return }
+        guard job.freeing.isEmpty || now - since > Self.freeingGrace else { return }
+        jobs[id]?.freeingSince = nil  // once
         removeWorkspace(of: id)
+    }
+
+    /// How long a finished job waits for its discards before removing its workspace anyway.
+    static let freeingGrace = Duration.seconds(10)
+
+    /// A worker answered a discard (or is gone: `all` forgets every discard it was sent).
+    private func freed(job id: UInt64, by peer: [UInt8], all: Bool = false) {
+        guard let outstanding = jobs[id]?.freeing[peer] else { return }
+        if all || outstanding <= 1 {
+            jobs[id]?.freeing.removeValue(forKey: peer)
+        } else {
+            jobs[id]?.freeing[peer] = outstanding - 1
+        }
+        removeWorkspaceOnceFreed(id)
     }
 
     private func stop(reason: String) {
@@ -531,6 +555,8 @@ public actor Coordinator {
                 countMalformed(ProtocolError.malformed("itemFailed for unknown item \(failure.itemID)"), from: peer)
             }
             pump()
+        case .discarded(let job):
+            freed(job: job, by: peer)
         case .goodbye:
             if let worker = workers[peer] {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
@@ -816,6 +842,7 @@ public actor Coordinator {
         send(.discard(PieceDiscard(jobID: key.job, workspace: job.workspace.path.bytes, pieces: pieces.compactMap { piece in
             piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: 0) }
         })), to: peer)
+        jobs[key.job]?.freeing[peer, default: 0] += 1
     }
 
     /// Stitches held by a worker that is gone, or whose segments are past their time, start
@@ -850,6 +877,7 @@ public actor Coordinator {
     private func requeue(worker peer: [UInt8]) {
         guard let worker = workers[peer] else { return }
         restartStitches(now: .now, leaving: peer)
+        for id in jobOrder { freed(job: id, by: peer, all: true) }
         let held = scheduler.removeWorker(peer)
         if !held.isEmpty {
             logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
@@ -891,6 +919,7 @@ public actor Coordinator {
             }
             expireProbes(now: now)
             restartStitches(now: now)
+            for id in jobOrder { removeWorkspaceOnceFreed(id, now: now) }
             pump()
             checkClients(now: now)
         }

@@ -45,6 +45,12 @@ struct JobRecord {
     var joinedByWriter: Set<Int> = []
     /// Files being joined by a worker: which worker, which attempt, since when, how big.
     var stitching: [Int: StitchInProgress] = [:]
+    /// Discards sent and not yet answered, per worker. A finished job's workspace waits for
+    /// them (for `freeingGrace` at most): removing it first would make the coordinator free
+    /// the pieces' space itself.
+    var freeing: [[UInt8]: Int] = [:]
+    /// Since when the finished job has been waiting for them; nil while it runs.
+    var freeingSince: ContinuousClock.Instant?
     /// The workspace was removed (the job's end waits for it).
     var workspaceRemoved = false
     /// The item holding block 0 of each file, and how many blocks each of its items holds:

@@ -33,6 +33,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case stitched = 15
     /// Coordinator → shared-storage worker: remove a stitched file's pieces (binary table).
     case discard = 16
+    /// Shared-storage worker → coordinator: a `discard` is done (job id, 8 bytes).
+    case discarded = 17
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

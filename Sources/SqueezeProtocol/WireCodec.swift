@@ -13,7 +13,7 @@ public enum WireCodec {
         switch message {
         case .heartbeat, .goodbye, .unknownPeer, .statusRequest:
             return [header]
-        case .cancelJob(let job), .cancel(let job):
+        case .cancelJob(let job), .cancel(let job), .discarded(let job):
             var writer = ByteWriter(capacity: 8)
             writer.write(job)
             return [header, writer.bytes]
@@ -73,6 +73,7 @@ public enum WireCodec {
         case .unknownPeer: try expectFrames(parts, 0); message = .unknownPeer
         case .statusRequest: try expectFrames(parts, 0); message = .statusRequest
         case .cancelJob: message = .cancelJob(try jobID(parts))
+        case .discarded: message = .discarded(try jobID(parts))
         case .cancel: message = .cancel(try jobID(parts))
         case .workerReady: message = .workerReady(try json(parts))
         case .welcome: message = .welcome(try json(parts))

@@ -32,6 +32,8 @@ public enum WireMessage: Sendable, Equatable {
     case stitched(StitchResult)
     /// Coordinator → shared-storage worker: a stitched file's pieces may go.
     case discard(PieceDiscard)
+    /// Shared-storage worker → coordinator: the pieces of a `discard` for this job are gone.
+    case discarded(UInt64)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -66,6 +68,7 @@ public enum WireMessage: Sendable, Equatable {
         case .stitch: .stitch
         case .stitched: .stitched
         case .discard: .discard
+        case .discarded: .discarded
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

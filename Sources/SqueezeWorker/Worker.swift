@@ -296,8 +296,10 @@ public final class Worker: Sendable {
                     ?? StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0, failure: "worker stopping")
                 endpoint.send(ZMQMessage(WireCodec.encode(.stitched(result))))
             case .discard(let request):
-                // Best effort: what stays is removed with the workspace when the job ends.
+                // Best effort: what stays is removed with the workspace when the job ends. The
+                // answer lets the coordinator remove the workspace after this, not race it.
                 _ = try? await ioPool.run { Self.remove(request) }
+                endpoint.send(ZMQMessage(WireCodec.encode(.discarded(request.jobID))))
             }
         }
         return nil

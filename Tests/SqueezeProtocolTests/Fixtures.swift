@@ -139,6 +139,7 @@ enum Fixtures {
         case .stitch: [.stitch(stitch), .stitch(middleSegment), .stitch(lastSegment)]
         case .stitched: [.stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 1 << 33)),
                          .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
+        case .discarded: [.discarded(7), .discarded(UInt64.max)]
         case .discard: [.discard(discard), .discard(PieceDiscard(jobID: 7, workspace: Array("/w".utf8), pieces: []))]
         }
     }
