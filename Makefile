@@ -1,6 +1,6 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config gzip
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config gzip iproute2
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
 .PHONY: all deps build release test tsan bench bench-quick compose-deps compose-image compose-up compose-down compose-test compose-measure clean
