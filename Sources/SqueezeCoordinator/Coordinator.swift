@@ -807,14 +807,15 @@ public actor Coordinator {
     /// other attempt are late.
     private func stitched(_ result: StitchResult, from peer: [UInt8]) {
         let key = FileKey(job: result.jobID, file: Int(result.file))
-        guard let job = jobs[key.job], job.state == .running, var current = job.stitching[key.file],
+        guard jobs[key.job]?.state == .running, var current = jobs[key.job]?.stitching[key.file],
               current.worker == peer, current.attempt == result.attempt else {
             lateResults += 1
             return
         }
         if let failure = result.failure {
+            let path = jobs[key.job]?.files[key.file].relativePath.display ?? ""
             logger.warning("a worker could not join a file's pieces; the coordinator joins them", metadata: [
-                "job": "\(key.job)", "file": "\(job.files[key.file].relativePath.display.debugDescription)",
+                "job": "\(key.job)", "file": "\(path.debugDescription)",
                 "reason": "\(String(failure.prefix(200)).debugDescription)",
             ])
             stitchInWriter(key)
@@ -827,22 +828,25 @@ public actor Coordinator {
         }
         current.confirmed = expected
         current.since = .now
+        // Moved out and back in: updating a copy would copy the job's stitch tables.
+        guard var running = jobs.removeValue(forKey: key.job) else { return }
+        defer { jobs[key.job] = running }
         guard current.isComplete else {
-            jobs[key.job]?.stitching[key.file] = current
+            running.stitching[key.file] = current
             return
         }
-        let pieces = jobs[key.job]?.stitchPieces.removeValue(forKey: key.file) ?? []
-        jobs[key.job]?.stitching.removeValue(forKey: key.file)
+        let pieces = running.stitchPieces.removeValue(forKey: key.file) ?? []
+        running.stitching.removeValue(forKey: key.file)
         let member = PieceBlock(
-            path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt),
+            path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: result.attempt),
             crc: 0, rawLength: 0, length: result.length, item: 0, attempt: result.attempt, position: 0)
-        writer(for: key)?.yield(.member(spec(of: key.file, in: job), member))
+        writer(for: key)?.yield(.member(spec(of: key.file, in: running), member))
         // The worker that stitched frees the pieces' space: that costs the kernel time per
         // byte, which the coordinator must not spend.
-        send(.discard(PieceDiscard(jobID: key.job, workspace: job.workspace.path.bytes, pieces: pieces.compactMap { piece in
+        send(.discard(PieceDiscard(jobID: key.job, workspace: running.workspace.path.bytes, pieces: pieces.compactMap { piece in
             piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: 0) }
         })), to: peer)
-        jobs[key.job]?.freeing[peer, default: 0] += 1
+        running.freeing[peer, default: 0] += 1
     }
 
     /// Stitches held by a worker that is gone, or whose segments are past their time, start

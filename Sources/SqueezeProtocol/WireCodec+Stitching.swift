@@ -66,13 +66,10 @@ extension WireCodec {
         var pieces: [StitchPiece] = []
         pieces.reserveCapacity(min(count, 4096))
         for _ in 0..<count {
-            let item = try reader.read(UInt64.self, "item")
-            let pieceAttempt = try reader.read(UInt64.self, "piece attempt")
-            let position = try reader.read(UInt32.self, "position")
-            let length = try reader.read(UInt64.self, "piece length")
-            guard position < ProtocolLimits.maxBlocksPerItem else { throw .malformed("position \(position)") }
-            guard length <= UInt64(ProtocolLimits.maxBlockSize) * 2 else { throw .malformed("piece of \(length) bytes") }
-            pieces.append(StitchPiece(item: item, attempt: pieceAttempt, position: position, length: length))
+            var piece = try pieceName(&reader)
+            piece.length = try reader.read(UInt64.self, "piece length")
+            guard piece.length <= UInt64(ProtocolLimits.maxBlockSize) * 2 else { throw .malformed("piece of \(piece.length) bytes") }
+            pieces.append(piece)
         }
         try reader.expectEnd("stitch table")
         return StitchRequest(
@@ -116,13 +113,19 @@ extension WireCodec {
         var pieces: [StitchPiece] = []
         pieces.reserveCapacity(min(count, 4096))
         for _ in 0..<count {
-            let item = try reader.read(UInt64.self, "item")
-            let attempt = try reader.read(UInt64.self, "piece attempt")
-            let position = try reader.read(UInt32.self, "position")
-            guard position < ProtocolLimits.maxBlocksPerItem else { throw .malformed("position \(position)") }
-            pieces.append(StitchPiece(item: item, attempt: attempt, position: position, length: 0))
+            pieces.append(try pieceName(&reader))
         }
         try reader.expectEnd("discard table")
         return PieceDiscard(jobID: job, workspace: workspace, pieces: pieces)
+    }
+
+    /// A piece's name in a stitch or discard table: item, attempt and a position in range
+    /// (length 0; a stitch table reads it after).
+    private static func pieceName(_ reader: inout ByteReader) throws(ProtocolError) -> StitchPiece {
+        let item = try reader.read(UInt64.self, "item")
+        let attempt = try reader.read(UInt64.self, "piece attempt")
+        let position = try reader.read(UInt32.self, "position")
+        guard position < ProtocolLimits.maxBlocksPerItem else { throw .malformed("position \(position)") }
+        return StitchPiece(item: item, attempt: attempt, position: position, length: 0)
     }
 }
