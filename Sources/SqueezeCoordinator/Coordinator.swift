@@ -22,6 +22,7 @@ public actor Coordinator {
     private var endpoint: ZMQEndpoint?
     var clientEndpoint: ZMQEndpoint?
     private var dispatchSink: AsyncStream<Dispatch>.Continuation?
+    private var scanSink: AsyncStream<ScanRequest>.Continuation?
     private var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
     private var workers: [[UInt8]: WorkerRecord] = [:]
     var jobs: [UInt64: JobRecord] = [:]
@@ -96,6 +97,8 @@ public actor Coordinator {
             throw error
         }
         let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
+        // At most one request per running job is out at a time.
+        let (scanRequests, scanSink) = AsyncStream.makeStream(of: ScanRequest.self)
         var writerStreams: [AsyncStream<WriterCommand>] = []
         var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
         for _ in 0..<max(1, configuration.ioThreads) {
@@ -103,7 +106,7 @@ public actor Coordinator {
             writerStreams.append(stream)
             writerSinks.append(sink)
         }
-        await attach(endpoint: endpoint, clientEndpoint: clientEndpoint, dispatchSink: dispatchSink, writerSinks: writerSinks)
+        await attach(endpoint: endpoint, clientEndpoint: clientEndpoint, dispatchSink: dispatchSink, scanSink: scanSink, writerSinks: writerSinks)
         onReady(CoordinatorEndpoints(workers: endpoint.boundEndpoints, clients: clientEndpoint?.boundEndpoints ?? []))
         await withTaskGroup(of: Void.self) { group in
             for stream in writerStreams {
@@ -113,6 +116,7 @@ public actor Coordinator {
                 group.addTask { await self.runReader(dispatches, endpoint: endpoint) }
             }
             group.addTask { await self.runEvents(endpoint) }
+            group.addTask { await self.runScanner(scanRequests) }
             if let clientEndpoint {
                 group.addTask { await self.serveClients(clientEndpoint) }
             }
@@ -149,8 +153,10 @@ public actor Coordinator {
 
     private func attach(
         endpoint: ZMQEndpoint, clientEndpoint: ZMQEndpoint?,
-        dispatchSink: AsyncStream<Dispatch>.Continuation, writerSinks: [AsyncStream<WriterCommand>.Continuation]
+        dispatchSink: AsyncStream<Dispatch>.Continuation, scanSink: AsyncStream<ScanRequest>.Continuation,
+        writerSinks: [AsyncStream<WriterCommand>.Continuation]
     ) {
+        self.scanSink = scanSink
         self.endpoint = endpoint
         self.clientEndpoint = clientEndpoint
         self.dispatchSink = dispatchSink
@@ -252,7 +258,7 @@ public actor Coordinator {
         let prepared: PreparedJob
         do {
             prepared = try await pool.run {
-                try JobPreparer.prepare(request, blockSize: blockSize, root: root) { self.shutdownFlag.load(ordering: .relaxed) }
+                try JobPreparer.prepare(request, blockSize: blockSize, root: root)
             }
         } catch _ where shutdownRequested {
             throw CoordinatorError("coordinator is shutting down")
@@ -266,33 +272,115 @@ public actor Coordinator {
         let id = nextJobID
         nextJobID += 1
         let (events, sink) = AsyncStream.makeStream(of: JobEvent.self)
-        let items = Planner.items(for: prepared.files, blockSize: blockSize, itemBytes: configuration.itemBytes)
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
-            destinationDisplay: prepared.destination.display, files: prepared.files, items: items,
-            skipped: prepared.skipped, workspace: prepared.workspace, sink: sink)
-        job.failed = prepared.failed
+            destinationDisplay: prepared.destination.display, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
+            planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), workspace: prepared.workspace, sink: sink)
+        job.walker = prepared.walker
         if let owner {
             job.owner = owner
             let interval = request.heartbeatMilliseconds.map { Duration.milliseconds($0) } ?? configuration.heartbeatInterval
             job.ownerDeadline = interval * configuration.liveness
             clientsHeard[owner] = .now
         }
-        sink.yield(.started(JobStart(
-            jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
-            files: prepared.files.count, bytes: job.totalBytes, engine: setting.description)))
-        for note in prepared.skipped { sink.yield(.skipped(note)) }
-        for note in prepared.failed { sink.yield(.fileFailed(note)) }
         jobs[id] = job
         jobOrder.append(id)
-        let largest = items.lazy.map(\.bytes).max() ?? blockSize
-        let window = max(1, configuration.writeBehindBytes / max(largest, blockSize))
-        scheduler.addJob(id, items: items.count, window: window, engine: setting.engine)
-        logger.info("job started", metadata: ["job": "\(id)", "files": "\(prepared.files.count)", "source": "\(request.source)"])
+        scheduler.addJob(id, items: 0, window: 1, engine: setting.engine)
+        let first = prepared.firstBatch
+        var start = JobStart(
+            jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
+            files: first.files.count, bytes: first.files.reduce(0) { $0 + $1.stamp.size }, engine: setting.description)
+        start.scanning = first.finished ? nil : true
+        sink.yield(.started(start))
+        logger.info("job started", metadata: ["job": "\(id)", "source": "\(request.source)"])
+        scanned(id, batch: first)
+        return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
+    }
+
+    /// Plans a batch of a job's scan: its files join the job, the planner's items the
+    /// scheduler, and the scan goes on while the job's open files are under the limit.
+    private func scanned(_ id: UInt64, batch: PreparedBatch) {
+        guard var job = jobs.removeValue(forKey: id) else { return }
+        job.scanBusy = false
+        guard job.state == .running else {
+            job.walker = nil
+            jobs[id] = job
+            return
+        }
+        for note in batch.skipped { job.sink.yield(.skipped(note)) }
+        for note in batch.failed { job.sink.yield(.fileFailed(note)) }
+        job.skipped += batch.skipped
+        job.failed += batch.failed
+        var items = job.planner.add(batch.files)
+        if batch.finished {
+            job.walker = nil
+            items += job.planner.flush()
+        }
+        job.lastCreatedFolder = batch.lastCreatedFolder
+        job.add(files: batch.files, items: items)
+        job.dirty = true
+        let window = self.window(for: job)
+        jobs[id] = job
+        scheduler.addItems(id, count: items.count, window: window)
         for peer in workers.keys { assignStorage(worker: peer, job: id) }
         checkFinished(id)
         pump()
-        return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
+        continueScan(id)
+    }
+
+    /// Dispatch may run this many items ahead of the oldest unwritten one: the write-behind
+    /// budget over the largest item planned, so a slow disk bounds what waits in memory.
+    private func window(for job: JobRecord) -> Int {
+        max(1, configuration.writeBehindBytes / max(job.largestItem, 1))
+    }
+
+    /// Asks the scanner for job `id`'s next batch unless one is being read, the walk is over,
+    /// or the job holds as many open files as it may.
+    private func continueScan(_ id: UInt64) {
+        guard let scanSink, var job = jobs[id], job.state == .running, !job.scanBusy, let walker = job.walker,
+              job.open.count < configuration.openFilesLimit else { return }
+        job.scanBusy = true
+        jobs[id]?.scanBusy = true
+        scanSink.yield(ScanRequest(
+            job: id, walker: walker,
+            context: JobPreparer.BatchContext(
+                sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
+                blockSize: job.planner.blockSize),
+            firstIndex: job.filesPlanned, lastCreatedFolder: job.lastCreatedFolder))
+    }
+
+    /// Bundles the small files a job's planner holds when the job has nothing left to send:
+    /// workers must not wait for a bundle to fill.
+    /// Returns whether any did.
+    private func flushIdlePlanners() -> Bool {
+        var flushed = false
+        for id in jobOrder where scheduler.unsent(of: id) == 0 {
+            guard jobs[id]?.state == .running, jobs[id]?.planner.hasQueued == true,
+                  var job = jobs.removeValue(forKey: id) else { continue }
+            let items = job.planner.flush()
+            job.add(files: [], items: items)
+            let window = self.window(for: job)
+            jobs[id] = job
+            scheduler.addItems(id, count: items.count, window: window)
+            flushed = flushed || !items.isEmpty
+        }
+        return flushed
+    }
+
+    /// Reads scan batches off the actor, one job's request at a time.
+    private nonisolated func runScanner(_ requests: AsyncStream<ScanRequest>) async {
+        for await request in requests {
+            let batch: PreparedBatch
+            do {
+                batch = try await pool.run {
+                    JobPreparer.nextBatch(of: request.walker, context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
+                }
+            } catch {
+                // The pool is shutting down; so is the coordinator.
+                continue
+            }
+            await scanned(request.job, batch: batch)
+        }
     }
 
     /// The range a following client may promise for its heartbeats.
@@ -403,7 +491,7 @@ public actor Coordinator {
         }.sorted { $0.workerID < $1.workerID }
         let running = jobOrder.compactMap { jobs[$0] }.map { job in
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
-                      files: job.files.count, bytesDone: job.bytesDone, bytes: job.totalBytes)
+                      files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes)
         }
         return ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages)
     }
@@ -425,13 +513,13 @@ public actor Coordinator {
         final.sink.finish()
         finished.insert(JobStatus(
             jobID: id, source: job.sourceDisplay, state: final.state, filesDone: job.filesFinished,
-            files: job.files.count, bytesDone: job.bytesDone, bytes: job.totalBytes), at: 0)
+            files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes), at: 0)
         if finished.count > 20 { finished.removeLast() }
         logger.info("job ended", metadata: ["job": "\(id)", "state": "\(final.state)", "failed": "\(job.failed.count)"])
     }
 
     private func checkFinished(_ id: UInt64) {
-        guard var job = jobs[id], job.state == .running, job.filesFinished == job.files.count else { return }
+        guard var job = jobs[id], job.state == .running, job.allFilesFinished else { return }
         // Every output is published or failed; late answers are dropped from here on.
         job.state = .completed
         job.freeingSince = .now
@@ -481,6 +569,7 @@ public actor Coordinator {
         }
         discardsPending.removeAll()
         dispatchSink?.finish()
+        scanSink?.finish()
         for sink in writerSinks { sink.finish() }
     }
 
@@ -543,9 +632,10 @@ public actor Coordinator {
             // Only the worker holding the item can fail it.
             switch scheduler.fail(key, from: peer) {
             case .accepted:
-                scheduler.settle(key)
-                if let job = jobs[failure.jobID], job.state == .running {
-                    for block in job.sentBlocks[failure.itemID] ?? job.items[Int(failure.itemID)].blocks {
+                let blocks = jobs[failure.jobID].map { $0.sentBlocks[failure.itemID] ?? $0.items[failure.itemID]?.blocks ?? [] } ?? []
+                settle(key)
+                if jobs[failure.jobID]?.state == .running {
+                    for block in blocks {
                         fileFailed(FileKey(job: failure.jobID, file: block.file), reason: "compression failed: \(failure.reason)")
                     }
                 }
@@ -639,15 +729,19 @@ public actor Coordinator {
             lateResults += 1
             return nil
         }
-        let expected = job.sentBlocks[key.item] ?? job.items[Int(key.item)].blocks
+        guard let expected = job.sentBlocks[key.item] ?? job.items[key.item]?.blocks else {
+            lateResults += 1
+            return nil
+        }
         guard rawLengths.count == expected.count else {
             countMalformed(ProtocolError.malformed("result has \(rawLengths.count) blocks, item has \(expected.count)"), from: peer)
             scheduler.requeue(key, from: peer)
             return nil
         }
         for (ref, rawLength) in zip(expected, rawLengths) {
-            guard let rawLength else { continue }
-            let range = job.files[ref.file].layout.range(of: ref.index)
+            // A file that failed meanwhile is not written; its blocks need no check.
+            guard let rawLength, let layout = job.open[ref.file]?.plan.layout else { continue }
+            let range = layout.range(of: ref.index)
             if UInt64(rawLength) != range.upperBound - range.lowerBound {
                 countMalformed(ProtocolError.malformed("block length \(rawLength) does not match the plan"), from: peer)
                 scheduler.requeue(key, from: peer)
@@ -671,10 +765,10 @@ public actor Coordinator {
         // by a writer instead (its pieces so far go there too).
         var handed = Set<BlockRef>()
         var touched = Set<Int>()
-        for (ref, block) in zip(expected, blocks) where job.fileStates[ref.file] == .pending {
-            guard let block else { continue }
-            let file = job.files[ref.file]
-            let spec = spec(of: ref.file, in: job)
+        for (ref, block) in zip(expected, blocks) {
+            guard let block, let open = job.open[ref.file] else { continue }
+            let file = open.plan
+            let spec = spec(of: file, in: job)
             switch block {
             case .bytes(let bytes):
                 if file.layout.count > 1 { joinInWriter(ref.file, of: &job) }
@@ -683,19 +777,20 @@ public actor Coordinator {
             case .piece(let piece) where file.layout.count == 1:
                 writer(for: spec.key)?.yield(.member(spec, piece))
                 handed.insert(ref)
-            case .piece(let piece) where job.joinedByWriter.contains(ref.file):
+            case .piece(let piece) where open.joinedByWriter:
                 writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
                 handed.insert(ref)
             case .piece(let piece):
                 // In place: copying the list for each block would make a big file quadratic.
                 job.stitchPieces[ref.file, default: Array(repeating: nil, count: file.layout.count)][ref.index] = piece
                 job.bytesDone += UInt64(piece.rawLength)
-                job.fileWritten[ref.file] += UInt64(piece.rawLength)
+                job.open[ref.file]?.written += UInt64(piece.rawLength)
+                job.inProgress.insert(ref.file)
                 touched.insert(ref.file)
             }
         }
         if handed.isEmpty {
-            scheduler.written(key)
+            retire(key, in: &job)
         } else {
             job.unwritten[key.item] = handed
         }
@@ -705,13 +800,15 @@ public actor Coordinator {
 
     /// From now on a writer joins file `index`: the pieces already in go to it.
     private func joinInWriter(_ index: Int, of job: inout JobRecord) {
-        guard job.joinedByWriter.insert(index).inserted else { return }
+        guard let open = job.open[index], !open.joinedByWriter else { return }
+        job.open[index]?.joinedByWriter = true
+        job.filesJoinedByWriter += 1
         job.stitching.removeValue(forKey: index)
         guard let pieces = job.stitchPieces.removeValue(forKey: index) else { return }
         // Their progress was counted when they came in; the writer's reports count it again.
         job.bytesDone -= UInt64(pieces.reduce(0) { $0 + ($1?.rawLength ?? 0) })
-        job.fileWritten[index] = 0
-        let spec = spec(of: index, in: job)
+        job.open[index]?.written = 0
+        let spec = spec(of: open.plan, in: job)
         for (block, piece) in pieces.enumerated() {
             guard let piece else { continue }
             writer(for: spec.key)?.yield(.piece(spec, index: block, piece))
@@ -719,10 +816,9 @@ public actor Coordinator {
     }
 
     /// What a writer needs for a file's output.
-    private func spec(of index: Int, in job: JobRecord) -> OutputSpec {
-        let file = job.files[index]
-        return OutputSpec(
-            key: FileKey(job: job.id, file: index), outputPath: file.outputPath, header: header(of: file, in: job),
+    private func spec(of file: PlannedFile, in job: JobRecord) -> OutputSpec {
+        OutputSpec(
+            key: FileKey(job: job.id, file: file.index), outputPath: job.outputPath(of: file), header: header(of: file, in: job),
             blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force, workspace: job.workspace.path)
     }
 
@@ -738,9 +834,9 @@ public actor Coordinator {
         // Moved out and back in: the pieces table is read in place, not copied.
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         defer { jobs[key.job] = job }
-        guard job.state == .running, job.fileStates[key.file] == .pending, !job.joinedByWriter.contains(key.file),
+        guard job.state == .running, let open = job.open[key.file], !open.joinedByWriter,
               let pieces = job.stitchPieces[key.file] else { return }
-        let file = job.files[key.file]
+        let file = open.plan
         var stitch = job.stitching[key.file]
         while stitch?.lastSent != true {
             let first = stitch?.sentPieces ?? 0
@@ -813,7 +909,7 @@ public actor Coordinator {
             return
         }
         if let failure = result.failure {
-            let path = jobs[key.job]?.files[key.file].relativePath.display ?? ""
+            let path = jobs[key.job]?.open[key.file]?.plan.relativePath.display ?? ""
             logger.warning("a worker could not join a file's pieces; the coordinator joins them", metadata: [
                 "job": "\(key.job)", "file": "\(path.debugDescription)",
                 "reason": "\(String(failure.prefix(200)).debugDescription)",
@@ -840,7 +936,9 @@ public actor Coordinator {
         let member = PieceBlock(
             path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: result.attempt),
             crc: 0, rawLength: 0, length: result.length, item: 0, attempt: result.attempt, position: 0)
-        writer(for: key)?.yield(.member(spec(of: key.file, in: running), member))
+        if let file = running.open[key.file]?.plan {
+            writer(for: key)?.yield(.member(spec(of: file, in: running), member))
+        }
         // The worker that stitched frees the pieces' space: that costs the kernel time per
         // byte, which the coordinator must not spend.
         send(.discard(PieceDiscard(jobID: key.job, workspace: running.workspace.path.bytes, pieces: pieces.compactMap { piece in
@@ -946,15 +1044,17 @@ public actor Coordinator {
     /// worker with credit has its engine.
     private func pump() {
         guard let dispatchSink, !stopping else { return }
-        while let assignment = scheduler.nextAssignment() {
-            if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
-                guard let work = makeReference(assignment) else { continue }
-                send(.workRef(work), to: assignment.worker)
-            } else {
-                guard let dispatch = makeDispatch(assignment) else { continue }
-                dispatchSink.yield(dispatch)
+        repeat {
+            while let assignment = scheduler.nextAssignment() {
+                if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
+                    guard let work = makeReference(assignment) else { continue }
+                    send(.workRef(work), to: assignment.worker)
+                } else {
+                    guard let dispatch = makeDispatch(assignment) else { continue }
+                    dispatchSink.yield(dispatch)
+                }
             }
-        }
+        } while flushIdlePlanners()
     }
 
     /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
@@ -967,6 +1067,8 @@ public actor Coordinator {
         case .remote:
             worker.jobStorage[id] = .remote
         case .auto:
+            // The probe names a file of the job; until the scan finds one there is nothing to send.
+            guard job.probeSample != nil else { return }
             worker.jobStorage[id] = .probing(.now)
             scheduler.pause(id, on: peer)
             send(.probe(job.probe()), to: peer)
@@ -992,9 +1094,9 @@ public actor Coordinator {
     /// The blocks of an assigned item still worth sending (their files have not failed); nil,
     /// and the item settled, when none are.
     private func blocksToSend(_ key: ItemKey, in job: inout JobRecord) -> [BlockRef]? {
-        let blocks = job.items[Int(key.item)].blocks.filter { job.fileStates[$0.file] == .pending }
+        let blocks = (job.items[key.item]?.blocks ?? []).filter { job.open[$0.file] != nil }
         if blocks.isEmpty {
-            scheduler.settle(key)
+            retire(key, in: &job, settling: true)
             job.sentBlocks.removeValue(forKey: key.item)
             return nil
         }
@@ -1015,12 +1117,12 @@ public actor Coordinator {
         let attempt = nextAttempt
         nextAttempt += 1
         job.attempts[key.item, default: [:]][assignment.worker] = attempt
-        let blocks = refs.map { ref in
-            let file = job.files[ref.file]
+        let blocks = refs.compactMap { ref -> RefBlock? in
+            guard let file = job.open[ref.file]?.plan else { return nil }
             let range = file.layout.range(of: ref.index)
             let dictionary = file.layout.dictionaryRange(of: ref.index)
             return RefBlock(
-                file: UInt32(ref.file), index: UInt32(ref.index), path: file.sourcePath.bytes, offset: dictionary.lowerBound,
+                file: UInt32(ref.file), index: UInt32(ref.index), path: job.sourcePath(of: file).bytes, offset: dictionary.lowerBound,
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound), dataLength: Int(range.upperBound - range.lowerBound),
                 isLast: file.layout.isLast(ref.index), size: file.stamp.size, modifiedSeconds: file.stamp.modifiedSeconds,
                 modifiedNanoseconds: file.stamp.modifiedNanoseconds, inode: file.stamp.inode, permissions: file.stamp.permissions,
@@ -1043,11 +1145,11 @@ public actor Coordinator {
         guard let refs = blocksToSend(key, in: &job) else { return nil }
         var blocks: [DispatchBlock] = []
         for ref in refs {
-            let file = job.files[ref.file]
+            guard let file = job.open[ref.file]?.plan else { continue }
             let range = file.layout.range(of: ref.index)
             let dictionary = file.layout.dictionaryRange(of: ref.index)
             blocks.append(DispatchBlock(
-                ref: ref, path: file.sourcePath, stamp: file.stamp,
+                ref: ref, path: job.sourcePath(of: file), stamp: file.stamp,
                 readRange: dictionary.lowerBound..<range.upperBound,
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
                 isLast: file.layout.isLast(ref.index)))
@@ -1064,6 +1166,19 @@ public actor Coordinator {
         pump()
     }
 
+    /// An item is written (or, `settling`, given up with nothing to write): the window may
+    /// move past it and the job forgets it.
+    private func retire(_ key: ItemKey, in job: inout JobRecord, settling: Bool = false) {
+        if settling { scheduler.settle(key) } else { scheduler.written(key) }
+        job.items.removeValue(forKey: key.item)
+    }
+
+    /// `retire` with settling, for a job in the table.
+    private func settle(_ key: ItemKey) {
+        scheduler.settle(key)
+        jobs[key.job]?.items.removeValue(forKey: key.item)
+    }
+
     // MARK: - Files
 
     /// Blocks that reached their output, or were dropped with their file: items whose every
@@ -1071,11 +1186,10 @@ public actor Coordinator {
     private func blocksWritten(_ refs: [BlockRef], in job: inout JobRecord) -> Bool {
         var moved = false
         for ref in refs {
-            let item = job.item(holding: ref)
-            guard var left = job.unwritten[item], left.remove(ref) != nil else { continue }
+            guard let item = job.item(holding: ref), var left = job.unwritten[item], left.remove(ref) != nil else { continue }
             if left.isEmpty {
                 job.unwritten.removeValue(forKey: item)
-                scheduler.written(ItemKey(job: job.id, item: item))
+                retire(ItemKey(job: job.id, item: item), in: &job)
                 moved = true
             } else {
                 job.unwritten[item] = left
@@ -1085,45 +1199,52 @@ public actor Coordinator {
     }
 
     private func written(_ progress: OutputWriter.Progress) {
-        guard jobs[progress.key.job]?.fileStates[progress.key.file] == .pending,
+        guard jobs[progress.key.job]?.open[progress.key.file] != nil,
               var job = jobs.removeValue(forKey: progress.key.job) else { return }
         let refs = progress.blocks.map { BlockRef(file: progress.key.file, index: $0) }
         let moved = blocksWritten(refs, in: &job)
         defer { if moved { pump() } }
         job.bytesDone += progress.rawBytes
         job.bytesOut += progress.outputBytes
-        job.fileWritten[progress.key.file] += progress.rawBytes
+        job.open[progress.key.file]?.written += progress.rawBytes
+        job.inProgress.insert(progress.key.file)
         job.dirty = true
-        if progress.finished {
-            let file = job.files[progress.key.file]
-            job.fileStates[progress.key.file] = .done
+        if progress.finished, let file = job.close(progress.key.file)?.plan {
             job.filesFinished += 1
             job.filesCompressed += 1
             job.bytesIn += file.stamp.size
             job.sink.yield(.fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
         }
         jobs[progress.key.job] = job
-        if progress.finished { checkFinished(progress.key.job) }
+        if progress.finished {
+            checkFinished(progress.key.job)
+            continueScan(progress.key.job)
+        }
     }
 
     private func fileFailed(_ key: FileKey, reason: String) {
-        guard jobs[key.job]?.fileStates[key.file] == .pending, var job = jobs.removeValue(forKey: key.job) else { return }
-        let file = job.files[key.file]
-        job.fileStates[key.file] = .failed
+        guard jobs[key.job]?.open[key.file] != nil, var job = jobs.removeValue(forKey: key.job) else { return }
+        // Its blocks still waiting for a writer will never be written: they no longer hold the
+        // window. Found before the file closes: closed files belong to no item.
+        let dropped = job.unwritten.values.flatMap { $0.filter { $0.file == key.file } }
+        let moved = blocksWritten(dropped, in: &job)
+        defer { if moved { pump() } }
+        guard let open = job.close(key.file) else {
+            jobs[key.job] = job
+            return
+        }
+        let file = open.plan
         job.filesFinished += 1
-        job.bytesDone += file.stamp.size - job.fileWritten[key.file]
+        job.bytesDone += file.stamp.size - min(file.stamp.size, open.written)
         let note = EntryNote(path: file.relativePath.display, reason: reason)
         job.failed.append(note)
         job.sink.yield(.fileFailed(note))
         // A stitch of it may be under way; its answer will find nothing to adopt.
         job.stitchPieces.removeValue(forKey: key.file)
         job.stitching.removeValue(forKey: key.file)
-        // Its blocks still waiting for a writer will never be written: they no longer hold the window.
-        let dropped = job.unwritten.values.flatMap { $0.filter { $0.file == key.file } }
-        let moved = blocksWritten(dropped, in: &job)
-        defer { if moved { pump() } }
         jobs[key.job] = job
         writer(for: key)?.yield(.discardFile(key))
         checkFinished(key.job)
+        continueScan(key.job)
     }
 }

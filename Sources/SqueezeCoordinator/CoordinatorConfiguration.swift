@@ -16,6 +16,9 @@ public struct CoordinatorConfiguration: Sendable {
     public var creditPerSlot: Int
     /// Bytes dispatched but not yet written, across jobs; bounds the reorder buffers.
     public var writeBehindBytes: Int
+    /// How many files of a job may be planned and not yet finished: the scan pauses there, so
+    /// a job's memory does not grow with its tree (about 200 bytes per open file).
+    public var openFilesLimit: Int
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
     /// Minimum time between progress snapshots of one job.
@@ -39,6 +42,7 @@ public struct CoordinatorConfiguration: Sendable {
         liveness: Int = 3,
         creditPerSlot: Int = 4,
         writeBehindBytes: Int = 64 << 20,
+        openFilesLimit: Int = 100_000,
         ioThreads: Int = 4,
         progressInterval: Duration = .milliseconds(200),
         root: String? = nil,
@@ -51,6 +55,7 @@ public struct CoordinatorConfiguration: Sendable {
         self.liveness = liveness
         self.creditPerSlot = creditPerSlot
         self.writeBehindBytes = writeBehindBytes
+        self.openFilesLimit = openFilesLimit
         self.ioThreads = ioThreads
         self.progressInterval = progressInterval
         self.root = root

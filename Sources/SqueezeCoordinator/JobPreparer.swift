@@ -3,10 +3,11 @@ import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
 
-/// Validates a request and scans its source. Blocking (stat, realpath, directory walks,
-/// mkdir): runs on the I/O pool, never on the actor.
+/// Validates a request, makes its destination and workspace, and reads its source batch by
+/// batch. Blocking (stat, realpath, directory walks, mkdir): runs on the I/O pool, never on
+/// the actor.
 enum JobPreparer {
-    static func prepare(_ request: JobRequest, blockSize: Int, root: String?, shouldStop: () -> Bool = { false }) throws -> PreparedJob {
+    static func prepare(_ request: JobRequest, blockSize: Int, root: String?) throws -> PreparedJob {
         guard (0...9).contains(request.level) else { throw CoordinatorError("level \(request.level): must be 0-9") }
         let base = try root.map { try Directories.canonical(BytePath($0)) }
         let sourceArgument = resolve(request.source, against: base)
@@ -25,15 +26,17 @@ enum JobPreparer {
             ?? BytePath(bytes: sourceArgument.bytes + Array(".squeezed".utf8))
         let destination = try prepareDestination(destinationArgument, display: request.destination, source: source, sourceIsDirectory: isDirectory, base: base)
 
-        var scan: ScanResult
-        let sourceRoot: BytePath
+        let sourceRoot = isDirectory ? source : source.parent
+        var walker: DirectoryWalker?
+        var scan = ScanResult()
         if isDirectory {
-            sourceRoot = source
             let exclude = isWithin(destination, source) ? relative(destination, to: source) : nil
-            scan = try DirectoryScanner.scan(root: source, exclude: exclude, shouldStop: shouldStop)
+            do {
+                walker = try DirectoryWalker(root: source, exclude: exclude)
+            } catch {
+                throw CoordinatorError("\(request.source): \((error as? FileSystemError)?.reason ?? "\(error)")")
+            }
         } else {
-            sourceRoot = source.parent
-            scan = ScanResult()
             scan.files = [ScannedFile(relativePath: BytePath(bytes: source.lastComponent), stamp: FileStamp(info))]
         }
         JobWorkspace.removeStale(under: destination)
@@ -43,36 +46,64 @@ enum JobPreparer {
         } catch {
             throw CoordinatorError("\(destination.display): cannot create the job's workspace (\((error as? FileSystemError)?.reason ?? "\(error)"))")
         }
+        var job = PreparedJob(
+            sourceDisplay: request.source, sourceRoot: sourceRoot, destination: destination, walker: walker,
+            firstBatch: PreparedBatch(), workspace: workspace)
+        let context = BatchContext(sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize)
+        // The first batch is read before the job is accepted, so a job of a few thousand files
+        // starts with its totals known; the rest of a larger tree is read as the job runs.
+        job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: nil) }
+            ?? plan(scan, finished: true, context: context, firstIndex: 0, lastCreated: nil)
+        return job
+    }
 
-        var failed = scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
-        var files: [PlannedFile] = []
-        var createdDirectories: Set<BytePath> = [destination]
+    /// What planning a batch of files needs to know of its job.
+    struct BatchContext: Sendable {
+        var sourceRoot: BytePath
+        var destination: BytePath
+        var force: Bool
+        var blockSize: Int
+    }
+
+    /// Files the scan hands over at once: enough that a batch's round trip to the actor is
+    /// cheap per file, few enough that one is read in milliseconds.
+    static let batchFiles = 4096
+
+    /// Reads the walk's next batch and plans it. Blocking: on the I/O pool.
+    static func nextBatch(of walker: DirectoryWalker, context: BatchContext, firstIndex: Int, lastCreated: BytePath?) -> PreparedBatch {
+        let scan = walker.next(maxFiles: batchFiles)
+        return plan(scan, finished: walker.isFinished, context: context, firstIndex: firstIndex, lastCreated: lastCreated)
+    }
+
+    /// Turns scanned files into planned ones, numbered from `firstIndex`: refuses outputs that
+    /// exist without --force and makes the output folders.
+    static func plan(_ scan: ScanResult, finished: Bool, context: BatchContext, firstIndex: Int, lastCreated: BytePath?) -> PreparedBatch {
+        var batch = PreparedBatch()
+        batch.finished = finished
+        batch.lastCreatedFolder = lastCreated
+        batch.skipped = scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
+        batch.failed = scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
         for found in scan.files {
-            let output = destination.appending(found.relativePath)
-            let outputPath = BytePath(bytes: output.bytes + Array(".gz".utf8))
-            if !request.force && Directories.exists(outputPath) {
-                failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)"))
+            let outputPath = BytePath(bytes: context.destination.appending(found.relativePath).bytes + Array(".gz".utf8))
+            if !context.force && Directories.exists(outputPath) {
+                batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)"))
                 continue
             }
             let parent = outputPath.parent
-            if !createdDirectories.contains(parent) {
+            if parent != batch.lastCreatedFolder && parent != context.destination {
                 do {
                     try Directories.create(parent)
-                    createdDirectories.insert(parent)
+                    batch.lastCreatedFolder = parent
                 } catch {
-                    failed.append(EntryNote(path: found.relativePath.display, reason: "\(error)"))
+                    batch.failed.append(EntryNote(path: found.relativePath.display, reason: "\(error)"))
                     continue
                 }
             }
-            files.append(PlannedFile(
-                index: files.count, relativePath: found.relativePath,
-                sourcePath: sourceRoot.appending(found.relativePath), outputPath: outputPath,
-                stamp: found.stamp, layout: BlockLayout(fileSize: found.stamp.size, blockSize: blockSize)))
+            batch.files.append(PlannedFile(
+                index: firstIndex + batch.files.count, relativePath: found.relativePath,
+                stamp: found.stamp, layout: BlockLayout(fileSize: found.stamp.size, blockSize: context.blockSize)))
         }
-        return PreparedJob(
-            sourceDisplay: request.source, destination: destination, files: files,
-            skipped: scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) },
-            failed: failed, workspace: workspace)
+        return batch
     }
 
     /// Creates the destination folder and refuses one inside (or equal to) the source.

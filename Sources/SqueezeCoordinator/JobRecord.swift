@@ -3,24 +3,45 @@ import SqueezeIO
 import SqueezeProtocol
 
 /// The coordinator's state for one job. Plain data; only the actor touches it.
+///
+/// Files and items are held only while open: the scan adds them batch by batch, and a file
+/// leaves `open` once it is published or failed, an item leaves `items` once it is written. So
+/// what a job holds is bounded by how far its scan runs ahead (`CoordinatorConfiguration.openFilesLimit`),
+/// not by the size of its tree.
 struct JobRecord {
-    enum FileState {
-        case pending
-        case done
-        case failed
-    }
-
     let id: UInt64
     let request: JobRequest
     /// The engine and level every item of the job is compressed with.
     let setting: EngineSetting
     let sourceDisplay: String
     let destinationDisplay: String
-    let files: [PlannedFile]
-    let items: [PlannedItem]
+    /// The folder files' relative paths start from, and the folder their outputs go to.
+    let sourceRoot: BytePath
+    let destination: BytePath
     let started: ContinuousClock.Instant
     let sink: AsyncStream<JobEvent>.Continuation
-    let totalBytes: UInt64
+
+    /// The walk still to finish; nil once every file of the source is planned.
+    var walker: DirectoryWalker?
+    /// A batch of the walk is being read off the actor.
+    var scanBusy = false
+    /// The last output folder the scan made, so a folder's files do not each `mkdir` it.
+    var lastCreatedFolder: BytePath?
+    /// Cuts the files into items as they come.
+    var planner: Planner
+    /// Files planned and not yet published or failed, by index.
+    var open: [Int: OpenFile] = [:]
+    /// Open files some of whose bytes are done: the live view's files in progress.
+    var inProgress: Set<Int> = []
+    /// Items planned and not yet written, by id.
+    var items: [UInt64: PlannedItem] = [:]
+    /// Files planned so far (indices `0..<filesPlanned`) and their bytes.
+    var filesPlanned = 0
+    var totalBytes: UInt64 = 0
+    /// The largest item planned so far: the dispatch window is the write-behind budget over it.
+    var largestItem = 0
+    /// What a worker in `auto` mode must prove it sees: the job's first file.
+    var probeSample: ProbeSample?
 
     var state = JobState.running
     var message: String?
@@ -40,11 +61,10 @@ struct JobRecord {
     /// segments (or, failing that, a writer joins them) and they are kept until the file is
     /// adopted, for a stitch that must start again.
     var stitchPieces: [Int: [PieceBlock?]] = [:]
-    /// Multi-block files a writer joins: some block came from a remote worker, or no worker
-    /// could stitch them.
-    var joinedByWriter: Set<Int> = []
     /// Files being joined by a worker: which worker, which attempt, since when, how big.
     var stitching: [Int: StitchInProgress] = [:]
+    /// Multi-block files a writer joined or joins (for the summary).
+    var filesJoinedByWriter = 0
     /// Discards sent and not yet answered, per worker. A finished job's workspace waits for
     /// them (for `freeingGrace` at most): removing it first would make the coordinator free
     /// the pieces' space itself.
@@ -53,13 +73,6 @@ struct JobRecord {
     var freeingSince: ContinuousClock.Instant?
     /// The workspace was removed (the job's end waits for it).
     var workspaceRemoved = false
-    /// The item holding block 0 of each file, and how many blocks each of its items holds:
-    /// block i of a file is in item `firstItem + i / itemSpan` (the planner gives a multi-block
-    /// file consecutive items of equal span, the last possibly shorter).
-    let firstItem: [UInt64]
-    let itemSpan: [UInt32]
-    var fileStates: [FileState]
-    var fileWritten: [UInt64]
     var filesFinished = 0
     var filesCompressed = 0
     var bytesDone: UInt64 = 0
@@ -67,7 +80,7 @@ struct JobRecord {
     var bytesOut: UInt64 = 0
     /// Uncompressed bytes of accepted blocks that came back in messages (remote workers).
     var bytesRelayed: UInt64 = 0
-    var skipped: [EntryNote]
+    var skipped: [EntryNote] = []
     var failed: [EntryNote] = []
     var lastProgress = ContinuousClock.now
     var dirty = true
@@ -79,60 +92,91 @@ struct JobRecord {
 
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
-        files: [PlannedFile], items: [PlannedItem], skipped: [EntryNote], workspace: JobWorkspace,
+        sourceRoot: BytePath, destination: BytePath, planner: Planner, workspace: JobWorkspace,
         sink: AsyncStream<JobEvent>.Continuation
     ) {
-        self.workspace = workspace
         self.id = id
         self.request = request
         self.setting = setting
         self.sourceDisplay = sourceDisplay
         self.destinationDisplay = destinationDisplay
-        self.files = files
-        self.items = items
-        var firstItem = [UInt64](repeating: 0, count: files.count)
-        var itemSpan = [UInt32](repeating: 1, count: files.count)
-        for item in items {
-            for ref in item.blocks where ref.index == 0 {
-                firstItem[ref.file] = item.id
-                itemSpan[ref.file] = UInt32(item.blocks.count)
-            }
-        }
-        self.firstItem = firstItem
-        self.itemSpan = itemSpan
-        self.skipped = skipped
+        self.sourceRoot = sourceRoot
+        self.destination = destination
+        self.planner = planner
+        self.workspace = workspace
         self.sink = sink
         started = .now
-        totalBytes = files.reduce(0) { $0 + $1.stamp.size }
-        fileStates = Array(repeating: .pending, count: files.count)
-        fileWritten = Array(repeating: 0, count: files.count)
     }
 
-    /// The item that holds `ref`.
-    func item(holding ref: BlockRef) -> UInt64 {
-        firstItem[ref.file] + UInt64(ref.index / Int(itemSpan[ref.file]))
+    /// Whether the scan has planned every file of the source.
+    var scanComplete: Bool { walker == nil && !scanBusy }
+
+    /// Whether every file is published or failed and no more will come.
+    var allFilesFinished: Bool { scanComplete && open.isEmpty }
+
+    /// Takes newly planned files and the items the planner made of them (and of files queued before).
+    mutating func add(files: [PlannedFile], items newItems: [PlannedItem]) {
+        for file in files {
+            open[file.index] = OpenFile(plan: file)
+            totalBytes += file.stamp.size
+        }
+        filesPlanned += files.count
+        if probeSample == nil, let first = files.first {
+            probeSample = ProbeSample(
+                path: sourcePath(of: first).bytes, size: first.stamp.size, modifiedSeconds: first.stamp.modifiedSeconds,
+                modifiedNanoseconds: first.stamp.modifiedNanoseconds, inode: first.stamp.inode)
+        }
+        for item in newItems {
+            items[item.id] = item
+            largestItem = max(largestItem, item.bytes)
+            for ref in item.blocks where ref.index == 0 {
+                open[ref.file]?.firstItem = item.id
+                open[ref.file]?.itemSpan = UInt32(item.blocks.count)
+            }
+        }
+    }
+
+    /// Forgets a finished file (published or failed); returns what was held, nil when it was
+    /// not open.
+    mutating func close(_ index: Int) -> OpenFile? {
+        inProgress.remove(index)
+        return open.removeValue(forKey: index)
+    }
+
+    /// The item that holds `ref`; nil once its file is finished.
+    func item(holding ref: BlockRef) -> UInt64? {
+        guard let file = open[ref.file] else { return nil }
+        return file.firstItem + UInt64(ref.index / Int(file.itemSpan))
+    }
+
+    /// Where a file is read from.
+    func sourcePath(of file: PlannedFile) -> BytePath {
+        sourceRoot.appending(file.relativePath)
+    }
+
+    /// Where a file's `.gz` goes.
+    func outputPath(of file: PlannedFile) -> BytePath {
+        BytePath(bytes: destination.appending(file.relativePath).bytes + Array(".gz".utf8))
     }
 
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
     func probe() -> StorageProbe {
-        let sample = files.first.map { file in
-            ProbeSample(path: file.sourcePath.bytes, size: file.stamp.size, modifiedSeconds: file.stamp.modifiedSeconds,
-                        modifiedNanoseconds: file.stamp.modifiedNanoseconds, inode: file.stamp.inode)
-        }
-        return StorageProbe(jobID: id, workspace: workspace.path.bytes, token: workspace.token, sample: sample)
+        StorageProbe(jobID: id, workspace: workspace.path.bytes, token: workspace.token, sample: probeSample)
     }
 
     /// A progress snapshot with up to five files in progress.
     func snapshot(workers: Int, now: ContinuousClock.Instant) -> ProgressSnapshot {
         var active: [FileProgress] = []
-        for (index, written) in fileWritten.enumerated() where written > 0 && fileStates[index] == .pending {
-            let file = files[index]
-            active.append(FileProgress(path: file.relativePath.display, done: written, total: file.stamp.size))
+        for index in inProgress {
+            guard let file = open[index] else { continue }
+            active.append(FileProgress(path: file.plan.relativePath.display, done: file.written, total: file.plan.stamp.size))
         }
         active.sort { Double($0.done) / Double(max($0.total, 1)) > Double($1.done) / Double(max($1.total, 1)) }
-        return ProgressSnapshot(
-            jobID: id, filesDone: filesFinished, files: files.count, bytesDone: bytesDone, bytes: totalBytes,
+        var snapshot = ProgressSnapshot(
+            jobID: id, filesDone: filesFinished, files: filesPlanned, bytesDone: bytesDone, bytes: totalBytes,
             bytesOut: bytesOut, seconds: (now - started).seconds, workers: workers, active: Array(active.prefix(5)))
+        snapshot.scanning = scanComplete ? nil : true
+        return snapshot
     }
 
     /// The final summary.
@@ -141,7 +185,7 @@ struct JobRecord {
             jobID: id, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
             bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
         summary.bytesRelayed = bytesRelayed
-        summary.filesJoinedByCoordinator = joinedByWriter.count
+        summary.filesJoinedByCoordinator = filesJoinedByWriter
         return summary
     }
 }

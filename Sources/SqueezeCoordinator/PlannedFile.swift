@@ -1,16 +1,14 @@
 import SqueezeGzip
 import SqueezeIO
 
-/// A regular file of a job: where it comes from, where its `.gz` goes, how it is cut.
+/// A regular file of a job: which it is, what the scan saw, how it is cut. Its absolute source
+/// and output paths are the job's roots joined with `relativePath`, made when needed rather
+/// than held for every file.
 struct PlannedFile: Sendable {
-    /// Index within the job.
+    /// Index within the job, in scan order.
     var index: Int
     /// Path relative to the job's source root ("" components never occur).
     var relativePath: BytePath
-    /// Absolute source path.
-    var sourcePath: BytePath
-    /// Absolute output path (`…/name.gz`).
-    var outputPath: BytePath
     /// The scan's stamp; every read is checked against it.
     var stamp: FileStamp
     /// Block boundaries.

@@ -1,56 +1,111 @@
 import SqueezeGzip
 import SqueezeProtocol
 
-/// Cuts a job's files into work items. A multi-block file becomes consecutive items of a few
-/// consecutive blocks each (about `itemBytes`, but never so few items that the file cannot
-/// spread over many workers); single-block files are bundled the same way, up to `itemBytes` or
-/// less when the small files together are few. Each item costs the coordinator a dispatch and a result whatever its
-/// size, so items are made as large as spreading the work allows.
-enum Planner {
+/// Cuts a job's files into work items as the scan finds them. A multi-block file becomes
+/// consecutive items of a few consecutive blocks each (about `itemBytes`, but never so few items
+/// that the file cannot spread over many workers), planned at once. Single-block files wait in
+/// a queue and are bundled: up to `itemBytes` each while the queue is large, and spread over at
+/// least `minimumBundles` smaller bundles when it is flushed (the scan ended, or the workers
+/// ran out of work). Each item costs the coordinator a dispatch and a result whatever its size,
+/// so items are made as large as spreading the work allows. Item ids are consecutive from 0.
+struct Planner: Sendable {
     /// A multi-block file is cut into at least this many items when it has the blocks for it.
     static let minimumItemsPerFile = 16
-    /// The small files of a job make at least this many bundles when they hold enough bytes.
+    /// Flushed small files make at least this many bundles when they hold enough bytes.
     static let minimumBundles = 64
+    /// Small files queued beyond this many are bundled without waiting for more bytes.
+    static let queuedFilesLimit = 1 << 16
 
-    static func items(for files: [PlannedFile], blockSize: Int, itemBytes: Int) -> [PlannedItem] {
+    let blockSize: Int
+    let itemBytes: Int
+    /// The id the next item gets.
+    private(set) var nextItem: UInt64 = 0
+    /// Small files not yet in a bundle, in scan order.
+    private var queued: [(file: Int, size: Int)] = []
+    private var queuedBytes = 0
+
+    init(blockSize: Int, itemBytes: Int) {
+        self.blockSize = max(1, blockSize)
+        self.itemBytes = max(1, itemBytes)
+    }
+
+    /// Whether small files wait for a bundle.
+    var hasQueued: Bool { !queued.isEmpty }
+
+    /// Plans `files` (in scan order): their multi-block files' items, and full bundles once
+    /// enough small files wait that bundles of `itemBytes` still make `minimumBundles`.
+    mutating func add(_ files: [PlannedFile]) -> [PlannedItem] {
         var items: [PlannedItem] = []
-        var bundle: [BlockRef] = []
-        var bundleBytes = 0
-        let target = bundleTarget(files: files, blockSize: blockSize, itemBytes: itemBytes)
-        func closeBundle() {
-            guard !bundle.isEmpty else { return }
-            items.append(PlannedItem(id: UInt64(items.count), blocks: bundle, bytes: bundleBytes))
-            bundle = []
-            bundleBytes = 0
-        }
         for file in files {
             let layout = file.layout
             if layout.count == 1 {
-                let size = Int(layout.fileSize)
-                if bundleBytes + size > target || bundle.count >= ProtocolLimits.maxBlocksPerItem { closeBundle() }
-                bundle.append(BlockRef(file: file.index, index: 0))
-                bundleBytes += size
+                queued.append((file.index, Int(layout.fileSize)))
+                queuedBytes += Int(layout.fileSize)
                 continue
             }
-            let span = blocksPerItem(blockCount: layout.count, blockSize: blockSize, itemBytes: itemBytes)
+            let span = Self.blocksPerItem(blockCount: layout.count, blockSize: blockSize, itemBytes: itemBytes)
             for first in stride(from: 0, to: layout.count, by: span) {
                 let last = min(first + span, layout.count) - 1
                 let bytes = layout.range(of: last).upperBound - layout.range(of: first).lowerBound
-                items.append(PlannedItem(
-                    id: UInt64(items.count),
-                    blocks: (first...last).map { BlockRef(file: file.index, index: $0) },
-                    bytes: Int(bytes)))
+                items.append(make((first...last).map { BlockRef(file: file.index, index: $0) }, bytes: Int(bytes)))
             }
         }
-        closeBundle()
+        if queuedBytes >= Self.minimumBundles * itemBytes {
+            items += bundle(target: itemBytes, keepingPartial: true)
+        } else if queued.count >= Self.queuedFilesLimit {
+            items += flush()
+        }
         return items
     }
 
-    /// Bytes a bundle of small files aims for: `itemBytes`, or less so that the job's small
-    /// files still make `minimumBundles` bundles, but never less than a block.
-    static func bundleTarget(files: [PlannedFile], blockSize: Int, itemBytes: Int) -> Int {
-        let small = files.reduce(UInt64(0)) { $0 + ($1.layout.count == 1 ? $1.layout.fileSize : 0) }
-        let spread = Int(clamping: small / UInt64(minimumBundles))
+    /// Bundles every queued small file, spread over `minimumBundles` bundles when they are few.
+    mutating func flush() -> [PlannedItem] {
+        bundle(target: Self.bundleTarget(smallBytes: UInt64(queuedBytes), blockSize: blockSize, itemBytes: itemBytes), keepingPartial: false)
+    }
+
+    /// Bundles the queue in order, up to `target` bytes (and `maxBlocksPerItem` files) each;
+    /// the last bundle stays queued when `keepingPartial` and it is short of `target`.
+    private mutating func bundle(target: Int, keepingPartial: Bool) -> [PlannedItem] {
+        var items: [PlannedItem] = []
+        var bundle: [BlockRef] = []
+        var bytes = 0
+        var taken = 0
+        for (position, entry) in queued.enumerated() {
+            if !bundle.isEmpty, bytes + entry.size > target || bundle.count >= ProtocolLimits.maxBlocksPerItem {
+                items.append(make(bundle, bytes: bytes))
+                bundle = []
+                bytes = 0
+                taken = position
+            }
+            bundle.append(BlockRef(file: entry.file, index: 0))
+            bytes += entry.size
+        }
+        if keepingPartial && bytes < target {
+            queued.removeFirst(taken)
+            queuedBytes = bytes
+        } else {
+            if !bundle.isEmpty { items.append(make(bundle, bytes: bytes)) }
+            queued.removeAll()
+            queuedBytes = 0
+        }
+        return items
+    }
+
+    private mutating func make(_ blocks: [BlockRef], bytes: Int) -> PlannedItem {
+        defer { nextItem += 1 }
+        return PlannedItem(id: nextItem, blocks: blocks, bytes: bytes)
+    }
+
+    /// Every item for `files` at once: what a job whose scan ends with them gets.
+    static func items(for files: [PlannedFile], blockSize: Int, itemBytes: Int) -> [PlannedItem] {
+        var planner = Planner(blockSize: blockSize, itemBytes: itemBytes)
+        return planner.add(files) + planner.flush()
+    }
+
+    /// Bytes a bundle of small files aims for when they are flushed: `itemBytes`, or less so
+    /// that they still make `minimumBundles` bundles, but never less than a block.
+    static func bundleTarget(smallBytes: UInt64, blockSize: Int, itemBytes: Int) -> Int {
+        let spread = Int(clamping: smallBytes / UInt64(minimumBundles))
         return max(blockSize, min(itemBytes, spread))
     }
 

@@ -1,14 +1,16 @@
 import SqueezeIO
 import SqueezeProtocol
 
-/// A validated, scanned job, ready to plan.
+/// A validated job with its destination made, ready to start: its first batch of files is
+/// read, the rest of its tree (if any) is left to `walker`.
 struct PreparedJob: Sendable {
     var sourceDisplay: String
+    /// The folder relative paths start from (the source, or a single file's folder).
+    var sourceRoot: BytePath
     var destination: BytePath
-    var files: [PlannedFile]
-    var skipped: [EntryNote]
-    /// Files refused before any work: unreadable entries, outputs that exist without --force.
-    var failed: [EntryNote]
+    /// The rest of the walk; nil for a single file.
+    var walker: DirectoryWalker?
+    var firstBatch: PreparedBatch
     /// The job's private folder in the destination: temporaries and workers' pieces.
     var workspace: JobWorkspace
 }

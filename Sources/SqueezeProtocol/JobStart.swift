@@ -12,6 +12,9 @@ public struct JobStart: Codable, Sendable, Equatable {
     public var bytes: UInt64
     /// The engine and its level, e.g. `libdeflate -6`; nil from a coordinator that does not say.
     public var engine: String?
+    /// True while the scan is still finding files: the totals are those found so far.
+    /// Absent (nil) once they are final.
+    public var scanning: Bool?
 
     /// Creates a start event payload.
     public init(jobID: UInt64, source: String, destination: String, files: Int, bytes: UInt64, engine: String? = nil) {

@@ -18,6 +18,9 @@ public struct ProgressSnapshot: Codable, Sendable, Equatable {
     public var workers: Int
     /// Files in progress, most advanced first, capped to a handful.
     public var active: [FileProgress]
+    /// True while the scan is still finding files: the totals are those found so far.
+    /// Absent (nil) once they are final.
+    public var scanning: Bool?
 
     /// Creates a snapshot.
     public init(

@@ -38,7 +38,8 @@ struct ProgressRenderer {
         case .started(let start):
             if mode == .plain {
                 let engine = start.engine.map { " with \($0)" } ?? ""
-                out("squeeze: job \(start.jobID): \(start.files) files, \(Formatting.bytes(start.bytes)) from \(start.source) to \(start.destination)\(engine)")
+                let more = start.scanning == true ? " found so far (scanning)" : ""
+                out("squeeze: job \(start.jobID): \(start.files) files, \(Formatting.bytes(start.bytes))\(more) from \(start.source) to \(start.destination)\(engine)")
             }
         case .skipped:
             break  // listed in the summary
@@ -52,7 +53,7 @@ struct ProgressRenderer {
                 drawLive(snapshot)
             } else if ContinuousClock.now - lastPlain >= .seconds(2) {
                 lastPlain = .now
-                out("squeeze: \(percent(snapshot))% \(snapshot.filesDone)/\(snapshot.files) files \(Formatting.bytes(snapshot.bytesDone))/\(Formatting.bytes(snapshot.bytes)) \(Formatting.rate(snapshot.bytesDone, snapshot.seconds)) ETA \(eta(snapshot))")
+                out("squeeze: \(percent(snapshot))% \(snapshot.filesDone)/\(snapshot.files)\(found(snapshot)) files \(Formatting.bytes(snapshot.bytesDone))/\(Formatting.bytes(snapshot.bytes))\(found(snapshot)) \(Formatting.rate(snapshot.bytesDone, snapshot.seconds)) ETA \(eta(snapshot))")
             }
         case .finished(let summary):
             clearLive()
@@ -64,7 +65,13 @@ struct ProgressRenderer {
         snapshot.bytes == 0 ? 100 : Int(Double(snapshot.bytesDone) * 100 / Double(snapshot.bytes))
     }
 
+    /// "+" after totals the scan is still adding to.
+    private func found(_ snapshot: ProgressSnapshot) -> String {
+        snapshot.scanning == true ? "+" : ""
+    }
+
     private func eta(_ snapshot: ProgressSnapshot) -> String {
+        if snapshot.scanning == true { return "scanning" }
         guard snapshot.bytesDone > 0, snapshot.seconds > 0 else { return "--" }
         let rate = Double(snapshot.bytesDone) / snapshot.seconds
         return Formatting.duration(Double(snapshot.bytes - min(snapshot.bytes, snapshot.bytesDone)) / rate)
@@ -82,7 +89,7 @@ struct ProgressRenderer {
         }
         let fraction = snapshot.bytes == 0 ? 1 : Double(snapshot.bytesDone) / Double(snapshot.bytes)
         let ratio = snapshot.bytesDone == 0 ? 0 : Double(snapshot.bytesOut) / Double(snapshot.bytesDone)
-        lines.append("[\(Formatting.bar(fraction, width: width))] \(percent(snapshot))%  \(snapshot.filesDone)/\(snapshot.files) files  \(Formatting.bytes(snapshot.bytesDone))/\(Formatting.bytes(snapshot.bytes))  \(Formatting.rate(snapshot.bytesDone, snapshot.seconds))  ratio \(String(format: "%.3f", ratio))  ETA \(eta(snapshot))  workers \(snapshot.workers)")
+        lines.append("[\(Formatting.bar(fraction, width: width))] \(percent(snapshot))%  \(snapshot.filesDone)/\(snapshot.files)\(found(snapshot)) files  \(Formatting.bytes(snapshot.bytesDone))/\(Formatting.bytes(snapshot.bytes))\(found(snapshot))  \(Formatting.rate(snapshot.bytesDone, snapshot.seconds))  ratio \(String(format: "%.3f", ratio))  ETA \(eta(snapshot))  workers \(snapshot.workers)")
         var text = liveLines > 0 ? "\u{1b}[\(liveLines)F" : ""
         for line in lines { text += "\u{1b}[2K" + line + "\n" }
         if lines.count < liveLines {

@@ -5,8 +5,7 @@ import Testing
 
 private func file(_ index: Int, size: UInt64, blockSize: Int) -> PlannedFile {
     PlannedFile(
-        index: index, relativePath: BytePath("f\(index)"), sourcePath: BytePath("/src/f\(index)"),
-        outputPath: BytePath("/dst/f\(index).gz"),
+        index: index, relativePath: BytePath("f\(index)"),
         stamp: FileStamp(size: size, modifiedSeconds: 0, modifiedNanoseconds: 0, device: 1, inode: UInt64(index), permissions: 0o644),
         layout: BlockLayout(fileSize: size, blockSize: blockSize))
 }
@@ -63,6 +62,40 @@ struct PlannerTests {
         let fewer = Planner.items(for: some, blockSize: blockSize, itemBytes: 8 * blockSize)
         #expect(fewer.dropLast().allSatisfy { $0.blocks.count == 3 })
         #expect(fewer.flatMap(\.blocks).map(\.file) == Array(0..<200))
+    }
+
+    @Test("as the scan goes: a large file is planned at once, small files wait until they fill bundles of the item size")
+    func streaming() {
+        let blockSize = 1000
+        var planner = Planner(blockSize: blockSize, itemBytes: 8 * blockSize)
+        // 64 bundles of 8,000 bytes is the point where small files stop waiting.
+        let first = planner.add([file(0, size: 20_000, blockSize: blockSize)] + (1...500).map { file($0, size: 1000, blockSize: blockSize) })
+        #expect(first.allSatisfy { $0.blocks.allSatisfy { $0.file == 0 } })
+        #expect(first.flatMap(\.blocks).count == 20)
+        #expect(planner.hasQueued)
+        let second = planner.add((501...1100).map { file($0, size: 1000, blockSize: blockSize) })
+        // 1,100 KB queued: full bundles of 8 files go, the last four files wait.
+        #expect(second.count == 137)
+        #expect(second.allSatisfy { $0.blocks.count == 8 && $0.bytes == 8000 })
+        #expect(second.flatMap(\.blocks).map(\.file) == Array(1...1096))
+        let last = planner.flush()
+        #expect(last.flatMap(\.blocks).map(\.file) == Array(1097...1100))
+        #expect(!planner.hasQueued)
+        // Ids run on across calls, from 0.
+        #expect((first + second + last).map(\.id) == (0..<UInt64(first.count + second.count + last.count)).map { $0 })
+        #expect(planner.flush().isEmpty)
+    }
+
+    @Test("a flood of tiny files is bundled once enough of them wait, whatever their bytes")
+    func tinyFiles() {
+        var planner = Planner(blockSize: 1000, itemBytes: 8000)
+        let count = Planner.queuedFilesLimit
+        let items = planner.add((0..<count).map { file($0, size: 1, blockSize: 1000) })
+        #expect(!planner.hasQueued)
+        #expect(items.flatMap(\.blocks).count == count)
+        // Spread over 64 bundles: 65,536 bytes over 64 is 1,024 each (above a block).
+        #expect(items.count == Planner.minimumBundles)
+        #expect(items.allSatisfy { $0.blocks.count == 1024 })
     }
 
     @Test("no files, no items")

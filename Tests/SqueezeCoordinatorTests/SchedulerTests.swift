@@ -45,6 +45,36 @@ struct SchedulerTests {
         #expect(drain(&scheduler).map(\.item.item) == [5, 6])
     }
 
+    @Test("items planned as the scan goes join the queue after the ones before; what is written is forgotten yet stays done")
+    func itemsAddedLater() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 100, engines: all)
+        scheduler.addJob(1, items: 0, window: 3, engine: .zlib)
+        #expect(drain(&scheduler).isEmpty)
+        #expect(scheduler.unsent(of: 1) == 0)
+        scheduler.addItems(1, count: 2, window: 3)
+        #expect(drain(&scheduler).map(\.item.item) == [0, 1])
+        scheduler.addItems(1, count: 4, window: 3)
+        #expect(scheduler.unsent(of: 1) == 4)
+        // The window (3 from item 0) lets one of the new items go.
+        #expect(drain(&scheduler).map(\.item.item) == [2])
+        for item: UInt64 in [0, 1] {
+            #expect(scheduler.complete(ItemKey(job: 1, item: item), from: a) == .accepted)
+            scheduler.written(ItemKey(job: 1, item: item))
+        }
+        #expect(drain(&scheduler).map(\.item.item) == [3, 4])
+        // Written items are behind the window's base: answers for them are late, not unknown.
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .late)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 6), from: a) == .unknownItem)
+        #expect(scheduler.progress(of: 1)! == (2, 6))
+        // A larger item planned later shrinks the window: nothing more goes until the base moves.
+        scheduler.addItems(1, count: 0, window: 1)
+        #expect(drain(&scheduler).isEmpty)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a) == .accepted)
+        scheduler.written(ItemKey(job: 1, item: 2))
+        #expect(drain(&scheduler).isEmpty, "items 3 and 4 are out, and the window is 1")
+    }
+
     @Test("a slow disk holds dispatch: answered items that are not yet written keep the window")
     func slowWriter() {
         var scheduler = Scheduler()

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NIOConcurrencyHelpers
 import SqueezeIO
 import Testing
 
@@ -75,25 +74,30 @@ struct SourceReaderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.gz"])
     }
 
-    @Test("a scan asked to stop throws instead of walking the rest of the tree")
-    func scanStops() throws {
+    @Test("the walker hands a tree out in bounded batches: every file once, a folder's files before its subfolders, names in byte order")
+    func walkerBatches() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for index in 0..<5 {
-            try FileManager.default.createDirectory(atPath: folder + "/d\(index)/e", withIntermediateDirectories: true)
-            _ = FileManager.default.createFile(atPath: folder + "/d\(index)/e/f", contents: Data([1]))
+        for directory in ["b", "a/z", "a/y"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + directory, withIntermediateDirectories: true)
         }
-        let checks = NIOLockedValueBox(0)
-        #expect(throws: FileSystemError.self) {
-            _ = try DirectoryScanner.scan(root: BytePath(folder)) {
-                checks.withLockedValue { count in
-                    count += 1
-                    return count > 2
-                }
-            }
+        let names = ["top2", "top1", "a/f3", "a/f1", "a/f2", "a/y/g", "a/z/h", "b/i", "b/j"]
+        for name in names { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data([1])) }
+        #expect(symlink("/etc", folder + "/a/link") == 0)
+
+        let walker = try DirectoryWalker(root: BytePath(folder), exclude: BytePath("b/j"))
+        var batches: [[String]] = []
+        var skipped: [String] = []
+        while !walker.isFinished {
+            let batch = walker.next(maxFiles: 2)
+            #expect(batch.files.count <= 2)
+            batches.append(batch.files.map(\.relativePath.display))
+            skipped += batch.skipped.map(\.relativePath.display)
         }
-        #expect(checks.withLockedValue { $0 } <= 4, "the walk went on after the stop")
-        #expect(try DirectoryScanner.scan(root: BytePath(folder)).files.count == 5)
+        #expect(batches.flatMap { $0 } == ["top1", "top2", "a/f1", "a/f2", "a/f3", "a/y/g", "a/z/h", "b/i"])
+        #expect(batches.count >= 4)
+        #expect(skipped == ["a/link"])
+        #expect(walker.next(maxFiles: 2).files.isEmpty)
     }
 
     @Test("sealed outputs stay hidden until published after one syncfs; a sealed discard leaves nothing")

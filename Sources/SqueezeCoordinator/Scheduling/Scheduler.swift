@@ -95,6 +95,16 @@ struct Scheduler: Sendable {
         order.append(id)
     }
 
+    /// Appends `count` newly planned items to job `id` (the next ids), and sets its window.
+    mutating func addItems(_ id: UInt64, count: Int, window: Int) {
+        jobs[id]?.add(items: count)
+        jobs[id]?.setWindow(window)
+    }
+
+    /// Items of job `id` planned and not yet sent (retries aside): the scan plans more when
+    /// few are left.
+    func unsent(of id: UInt64) -> Int { jobs[id]?.pending.count ?? 0 }
+
     /// Ends a job (finished, cancelled or failed). Returns the workers that held its items,
     /// which should be told to drop them; their credit is free again.
     mutating func removeJob(_ id: UInt64) -> [[UInt8]] {
@@ -124,7 +134,7 @@ struct Scheduler: Sendable {
 
     /// Items done and items in total for a job (nil for an unknown job).
     func progress(of id: UInt64) -> (done: Int, total: Int)? {
-        jobs[id].map { ($0.doneCount, $0.done.count) }
+        jobs[id].map { ($0.doneCount, Int($0.planned)) }
     }
 
     // MARK: - Dispatch

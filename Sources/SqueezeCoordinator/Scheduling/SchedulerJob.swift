@@ -2,39 +2,62 @@ import DequeModule
 import SqueezeGzip
 
 /// One job as the scheduler sees it: which items are left, which are answered, which are
-/// written, and how far ahead of the oldest unwritten item dispatch may run.
+/// written, and how far ahead of the oldest unwritten item dispatch may run. Items arrive as
+/// the scan plans them (ids consecutive from 0); what is kept per item covers only those from
+/// the oldest unwritten one on, so a job of a million files holds no table of them all.
 struct SchedulerJob: Sendable {
     /// The engine its items need.
     let engine: CompressionEngine
     /// Dispatch may run at most this many items ahead of the oldest unwritten one, which
     /// bounds what waits for the writers, however slow the disk.
-    let window: Int
+    private(set) var window: Int
     /// Items not yet sent, in plan order.
     var pending: Deque<UInt64>
     /// Items to send again (their worker died or their result was refused); before `pending`.
     var retry = Deque<UInt64>()
-    /// Done items: a result was accepted, or nothing was left to send.
-    private(set) var done: [Bool]
+    /// Items planned so far: ids `0..<planned`.
+    private(set) var planned: UInt64 = 0
+    /// For items `lowWater..<planned`: `answered` and `writtenFlag` bits.
+    private var flags = Deque<UInt8>()
     /// How many are done.
     private(set) var doneCount = 0
-    /// Written items: their blocks are in their outputs (or nothing was left to write).
-    private(set) var written: [Bool]
     /// Lowest item id not yet written: the window's base.
     private(set) var lowWater: UInt64 = 0
+
+    private static let answered: UInt8 = 1
+    private static let writtenFlag: UInt8 = 2
 
     init(items: Int, window: Int, engine: CompressionEngine) {
         self.engine = engine
         self.window = max(1, window)
-        pending = Deque(0..<UInt64(max(0, items)))
-        done = Array(repeating: false, count: max(0, items))
-        written = Array(repeating: false, count: max(0, items))
+        pending = []
+        add(items: items)
+    }
+
+    /// Appends `count` newly planned items (the next ids).
+    mutating func add(items count: Int) {
+        guard count > 0 else { return }
+        pending.append(contentsOf: planned..<planned + UInt64(count))
+        flags.append(contentsOf: repeatElement(0, count: count))
+        planned += UInt64(count)
+    }
+
+    /// Sets the window (it may shrink as larger items are planned: items already out stay out).
+    mutating func setWindow(_ window: Int) {
+        self.window = max(1, window)
     }
 
     /// Whether `item` is an item of this job.
-    func contains(_ item: UInt64) -> Bool { item < UInt64(done.count) }
+    func contains(_ item: UInt64) -> Bool { item < planned }
 
     /// Whether `item` is done (false for an item the job does not have).
-    func isDone(_ item: UInt64) -> Bool { contains(item) && done[Int(item)] }
+    func isDone(_ item: UInt64) -> Bool {
+        guard contains(item) else { return false }
+        return item < lowWater || flags[Int(item - lowWater)] & Self.answered != 0
+    }
+
+    /// Whether every planned item is written.
+    var allWritten: Bool { lowWater == planned }
 
     /// Whether the next pending item is inside the dispatch window.
     var canDispatchPending: Bool {
@@ -58,22 +81,25 @@ struct SchedulerJob: Sendable {
 
     /// Marks an item answered: it is not sent again, and later answers are late.
     mutating func markDone(_ item: UInt64) {
-        guard contains(item), !done[Int(item)] else { return }
-        done[Int(item)] = true
+        guard contains(item), !isDone(item) else { return }
+        flags[Int(item - lowWater)] |= Self.answered
         doneCount += 1
     }
 
     /// Marks an item written (implies answered) and advances the window.
     mutating func markWritten(_ item: UInt64) {
-        guard contains(item), !written[Int(item)] else { return }
+        guard contains(item), item >= lowWater else { return }
         markDone(item)
-        written[Int(item)] = true
-        while lowWater < UInt64(written.count) && written[Int(lowWater)] { lowWater += 1 }
+        flags[Int(item - lowWater)] |= Self.writtenFlag
+        while let first = flags.first, first & Self.writtenFlag != 0 {
+            flags.removeFirst()
+            lowWater += 1
+        }
     }
 
     /// Puts an unfinished item at the front of the retries (once).
     mutating func requeue(_ item: UInt64) {
-        guard contains(item), !done[Int(item)], !retry.contains(item) else { return }
+        guard contains(item), !isDone(item), !retry.contains(item) else { return }
         retry.prepend(item)
     }
 }

@@ -1,0 +1,14 @@
+import SqueezeIO
+import SqueezeProtocol
+
+/// Files one step of a job's scan found, planned: numbered, their output folders made.
+struct PreparedBatch: Sendable {
+    var files: [PlannedFile] = []
+    var skipped: [EntryNote] = []
+    /// Files refused before any work: unreadable entries, outputs that exist without --force.
+    var failed: [EntryNote] = []
+    /// The last output folder made, carried to the next batch.
+    var lastCreatedFolder: BytePath?
+    /// Whether the walk is over.
+    var finished = false
+}

@@ -1,0 +1,142 @@
+import Glibc
+import NIOConcurrencyHelpers
+
+/// Walks a tree a batch at a time, so a job can start compressing its first files while the
+/// rest of a huge tree is still unread, and nothing holds the whole tree's list.
+///
+/// Order is depth-first: a directory's regular files in byte order of their names, then its
+/// subdirectories in the same order. What the walk holds at once is one name list per open
+/// directory level (the largest directory decides it), never the files already handed out.
+/// Directories are opened relative to their parent (`openat` with `O_NOFOLLOW`), so names of
+/// any bytes and trees deeper than PATH_MAX work. Symlinks, FIFOs, sockets and devices are
+/// reported as skipped without being opened. Blocking: call `next` on a `BlockingIOPool` thread;
+/// one call at a time is enforced by a lock, so the walker may move between threads.
+public final class DirectoryWalker: @unchecked Sendable {
+    /// One open directory of the walk: its entries still to look at, then its subdirectories.
+    private struct Level {
+        var descriptor: Int32
+        var relative: BytePath
+        var entries: [[UInt8]]
+        var nextEntry = 0
+        var subdirectories: [[UInt8]] = []
+        var nextSubdirectory = 0
+    }
+
+    private let lock = NIOLock()
+    private let exclude: BytePath?
+    // Guarded by `lock`.
+    private var stack: [Level] = []
+
+    /// Opens `root` (a directory). `exclude`, relative to `root`, is left out (an output folder).
+    public init(root: BytePath, exclude: BytePath? = nil) throws {
+        self.exclude = exclude
+        let fd = root.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileSystemError.last("open", root.display) }
+        var failures: [ScanNote] = []
+        if let level = Self.list(descriptor: fd, relative: BytePath(bytes: []), failures: &failures) {
+            stack.append(level)
+        } else {
+            throw FileSystemError(operation: "readdir", path: root.display, errno: EIO, detail: failures.first?.reason)
+        }
+    }
+
+    deinit {
+        for level in stack { close(level.descriptor) }
+    }
+
+    /// Whether every entry has been handed out.
+    public var isFinished: Bool { lock.withLock { stack.isEmpty } }
+
+    /// The next entries: at most `maxFiles` regular files (at least one directory's worth is
+    /// read when it has any), with what was skipped or unreadable on the way. Empty once the
+    /// walk is finished.
+    public func next(maxFiles: Int) -> ScanResult {
+        lock.withLock {
+            var batch = ScanResult()
+            while batch.files.count < max(1, maxFiles), !stack.isEmpty {
+                step(into: &batch, limit: max(1, maxFiles))
+            }
+            return batch
+        }
+    }
+
+    /// Advances the deepest open directory: its next entries, else its next subdirectory,
+    /// else it is done and closed.
+    private func step(into batch: inout ScanResult, limit: Int) {
+        var level = stack.removeLast()
+        if level.nextEntry < level.entries.count {
+            while level.nextEntry < level.entries.count, batch.files.count < limit {
+                let name = level.entries[level.nextEntry]
+                level.nextEntry += 1
+                classify(name, in: &level, into: &batch)
+            }
+            if level.nextEntry == level.entries.count { level.entries = [] }
+            stack.append(level)
+            return
+        }
+        guard level.nextSubdirectory < level.subdirectories.count else {
+            close(level.descriptor)
+            return
+        }
+        let name = level.subdirectories[level.nextSubdirectory]
+        level.nextSubdirectory += 1
+        let path = level.relative.appending(name)
+        let child = BytePath(bytes: name).withCString {
+            openat(level.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        }
+        stack.append(level)
+        guard child >= 0 else {
+            batch.failures.append(ScanNote(relativePath: path, reason: FileSystemError.last("open", path.display).reason))
+            return
+        }
+        if let opened = Self.list(descriptor: child, relative: path, failures: &batch.failures) {
+            stack.append(opened)
+        }
+    }
+
+    /// Looks at one entry of `level`: a file for the batch, a subdirectory for later, or a note.
+    private func classify(_ name: [UInt8], in level: inout Level, into batch: inout ScanResult) {
+        let path = level.relative.appending(name)
+        if path == exclude { return }
+        var info = stat()
+        let rc = BytePath(bytes: name).withCString { fstatat(level.descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }
+        guard rc == 0 else {
+            batch.failures.append(ScanNote(relativePath: path, reason: FileSystemError.last("stat", path.display).reason))
+            return
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: batch.files.append(ScannedFile(relativePath: path, stamp: FileStamp(info)))
+        case S_IFDIR: level.subdirectories.append(name)
+        default: batch.skipped.append(ScanNote(relativePath: path, reason: DirectoryScanner.skipReason(mode: info.st_mode) ?? "not a regular file"))
+        }
+    }
+
+    /// Reads a directory's names, sorted; takes ownership of `descriptor` (kept open in the
+    /// level for `fstatat`/`openat`, closed here on failure).
+    private static func list(descriptor: Int32, relative: BytePath, failures: inout [ScanNote]) -> Level? {
+        // fdopendir takes over the descriptor; a duplicate stays open for the level.
+        let listing = dup(descriptor)
+        guard listing >= 0, let stream = fdopendir(listing) else {
+            failures.append(ScanNote(relativePath: relative, reason: FileSystemError.last("opendir", relative.display).reason))
+            if listing >= 0 { close(listing) }
+            close(descriptor)
+            return nil
+        }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 {
+                    failures.append(ScanNote(relativePath: relative, reason: FileSystemError.last("readdir", relative.display).reason))
+                }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append(name)
+        }
+        names.sort { $0.lexicographicallyPrecedes($1) }
+        return Level(descriptor: descriptor, relative: relative, entries: names)
+    }
+}
