@@ -53,6 +53,22 @@ final class BackgroundProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
+    /// `wait`, reading the process's peak resident set (VmHWM, which only grows) as it runs:
+    /// the last reading before it exits is its peak, within the polling interval.
+    func waitMeasuringPeak(timeout: TimeInterval) -> (status: Int32?, peakKiB: Int) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var peak = 0
+        while process.isRunning && Date() < deadline {
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kib = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") {
+                peak = max(peak, kib)
+            }
+            usleep(20_000)
+        }
+        return (process.isRunning ? nil : process.terminationStatus, peak)
+    }
+
     /// Waits until `condition` holds for the process's stdout.
     func waitForOutput(timeout: TimeInterval, _ condition: (String) -> Bool) -> Bool {
         Poll.until(timeout: timeout) { condition(stdout) }
