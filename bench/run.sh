@@ -69,9 +69,10 @@ ln "$cat_file" "$cat_dir/mixed.cat" 2>/dev/null || cp "$cat_file" "$cat_dir/mixe
 results=$work/results.tsv
 : > "$results"
 pids=()
+extra_cleanup=""
 cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
+  rm -rf "$work" ${extra_cleanup:+"$extra_cleanup"}
 }
 trap cleanup EXIT
 
@@ -265,14 +266,39 @@ if [[ -z $quick ]]; then
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" large "$large" 6 shared
 fi
 
+# A million small files (bench/many-files.py: real bytes, 1,000 to a folder), against the first
+# 20,000 of them: files per second must hold up, and the coordinator's peak RSS must not grow
+# with the tree. In memory (/dev/shm) when it has room, so the disk's inode allocation is not
+# what is measured; one run each, embedded and as a cluster.
+many_place="-"
+if [[ -z $quick ]]; then
+  echo "bench: 1,000,000 small files" >&2
+  many_root=$work/many
+  if [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( 8 << 20 )) ]]; then
+    many_root=/dev/shm/squeeze-bench-many-$$
+    extra_cleanup=$many_root
+  fi
+  many_place=$([[ $many_root == /dev/shm/* ]] && echo "in memory (/dev/shm)" || echo "on disk ($work)")
+  python3 "$repo/bench/many-files.py" "$many_root/m1m" 1000000
+  mkdir -p "$many_root/m20k"
+  for folder in $(ls "$many_root/m1m" | head -20); do cp -al "$many_root/m1m/$folder" "$many_root/m20k/"; done
+  for tree in m20k m1m; do
+    next_out; out=$many_root/out-$slot
+    timed "squeeze compress" "many-$tree" "$out" -- "$bin" compress "$many_root/$tree" -o "$out" --level 6
+    rm -rf "$out"
+    cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-$tree" "$many_root/$tree" 6 shared "$many_root"
+  done
+  rm -rf "$many_root"
+fi
+
 mixed_bytes=$(bytes_of "$mixed")
 small_bytes=$(bytes_of "$small")
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 versions="$(gzip --version | head -1); $(pigz --version 2>&1 | head -1); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
 
-table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" <<'PY'
+table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" "$many_place" <<'PY'
 import sys, statistics, collections
-path, mixed_bytes, small_bytes, runs, file_bytes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+path, mixed_bytes, small_bytes, runs, file_bytes, many_place = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6]
 rows = collections.OrderedDict()
 for line in open(path):
     name, corpus, seconds, size, rss_c, rss_w, cpu_c = line.rstrip("\n").split("\t")
@@ -282,6 +308,8 @@ for line in open(path):
     if rss_c != "-": row["rss_c"].append(int(rss_c))
     if rss_w != "-": row["rss_w"].append(int(rss_w))
 corpus_bytes = {"file": file_bytes, "mixed": mixed_bytes, "small": small_bytes, "large": mixed_bytes * 6}
+many_files = {"many-m20k": 20_000, "many-m1m": 1_000_000}
+many_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in many_files]
 def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
 ref = {
     "file": median(("file", "pigz -6 -p 2 (one stream)")),
@@ -354,6 +382,20 @@ if worker_core:
     out.append(f"A level-6 worker core compresses about {worker_core * 1000:.0f} MB/s here (the shared-storage cluster on mixed.cat, two workers). "
                "The coordinator's CPU includes the scan, every message, the renames, fsyncs and syncfs (which charges the page writeback of the outputs to it), "
                "and in remote mode reading every block and writing every compressed block.")
+if many_rows:
+    out.append("")
+    out.append(f"### A million small files ({many_place})")
+    out.append("")
+    out.append("| files | run | s | files/s | vs the 20,000-file run | coordinator peak RSS | coordinator CPU s |")
+    out.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    rate_20k = {}
+    for (corpus, name), row in many_rows:
+        rate = many_files[corpus] / statistics.median(row["t"])
+        if corpus == "many-m20k": rate_20k[name] = rate
+        versus = f"{rate / rate_20k[name]:.2f}x" if corpus == "many-m1m" and name in rate_20k else "-"
+        rss = f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else "-"
+        cpu = f"{statistics.median(row['cpu_c']):.1f}" if row["cpu_c"] else "-"
+        out.append(f"| {many_files[corpus]:,} | {name} | {statistics.median(row['t']):.1f} | {rate:,.0f} | {versus} | {rss} | {cpu} |")
 print("\n".join(out))
 PY
 )
