@@ -24,6 +24,8 @@ public actor Coordinator {
     private var dispatchSink: AsyncStream<Dispatch>.Continuation?
     private var scanSink: AsyncStream<ScanRequest>.Continuation?
     private var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
+    /// Writer partitions sent a command since the last tick's flush.
+    private var writersToFlush: Set<Int> = []
     private var workers: [[UInt8]: WorkerRecord] = [:]
     var jobs: [UInt64: JobRecord] = [:]
     var jobOrder: [UInt64] = []
@@ -337,9 +339,9 @@ public actor Coordinator {
     /// Asks the scanner for job `id`'s next batch unless one is being read, the walk is over,
     /// or the job holds as many open files as it may.
     private func continueScan(_ id: UInt64) {
-        guard let scanSink, var job = jobs[id], job.state == .running, !job.scanBusy, let walker = job.walker,
-              job.open.count < configuration.openFilesLimit else { return }
-        job.scanBusy = true
+        // Checked field by field: this runs for every finished file, and a copy of the job is dear.
+        guard let scanSink, jobs[id]?.state == .running, jobs[id]?.scanBusy == false, let walker = jobs[id]?.walker,
+              let open = jobs[id]?.open.count, open < configuration.openFilesLimit, let job = jobs[id] else { return }
         jobs[id]?.scanBusy = true
         scanSink.yield(ScanRequest(
             job: id, walker: walker,
@@ -519,11 +521,10 @@ public actor Coordinator {
     }
 
     private func checkFinished(_ id: UInt64) {
-        guard var job = jobs[id], job.state == .running, job.allFilesFinished else { return }
+        guard jobs[id]?.state == .running, jobs[id]?.allFilesFinished == true else { return }
         // Every output is published or failed; late answers are dropped from here on.
-        job.state = .completed
-        job.freeingSince = .now
-        jobs[id] = job
+        jobs[id]?.state = .completed
+        jobs[id]?.freeingSince = .now
         dropInFlight(of: id)
         removeWorkspaceOnceFreed(id)
     }
@@ -968,11 +969,13 @@ public actor Coordinator {
         GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
     }
 
-    /// The writer partition of a file; nil before `run` has started the writers.
+    /// The writer partition of a file, for a command about to be sent to it (so the next
+    /// tick asks it to flush); nil before `run` has started the writers.
     private func writer(for key: FileKey) -> AsyncStream<WriterCommand>.Continuation? {
         guard !writerSinks.isEmpty else { return nil }
-        let hash = (key.job &* 1_000_003 &+ UInt64(key.file)) % UInt64(writerSinks.count)
-        return writerSinks[Int(hash)]
+        let partition = Int((key.job &* 1_000_003 &+ UInt64(key.file)) % UInt64(writerSinks.count))
+        writersToFlush.insert(partition)
+        return writerSinks[partition]
     }
 
     /// Puts back every item a worker held, to be sent again before new work.
@@ -1025,10 +1028,13 @@ public actor Coordinator {
             pump()
             checkClients(now: now)
         }
-        // Sealed outputs become durable and visible in batches, at most a tick late.
-        if !jobOrder.isEmpty {
-            for sink in writerSinks { sink.yield(.flush) }
+        // Sealed outputs become durable and visible in batches, at most a tick late. Only
+        // writers sent something since their last flush can hold a sealed output: a job whose
+        // files workers stitch leaves the writers idle, and waking each every tick costs.
+        for partition in writersToFlush where partition < writerSinks.count {
+            writerSinks[partition].yield(.flush)
         }
+        writersToFlush.removeAll(keepingCapacity: true)
         for id in jobOrder {
             guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }
             job.dirty = false

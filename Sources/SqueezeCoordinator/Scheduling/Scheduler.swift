@@ -114,13 +114,10 @@ struct Scheduler: Sendable {
             if index < nextJob { nextJob -= 1 }
             if nextJob >= order.count { nextJob = 0 }
         }
-        var named: [[UInt8]] = []
-        for (worker, var state) in workers {
-            let held = state.inFlight.filter { $0.job == id }
-            guard !held.isEmpty else { continue }
-            state.inFlight.subtract(held)
-            workers[worker] = state
-            named.append(worker)
+        let named = workers.compactMap { worker, state in state.inFlight.contains { $0.job == id } ? worker : nil }
+        for worker in named {
+            let kept = Set(workers[worker]?.inFlight.filter { $0.job != id } ?? [])
+            workers[worker]?.inFlight = kept
         }
         holders = holders.filter { $0.key.job != id }
         return named.sorted { $0.lexicographicallyPrecedes($1) }
@@ -154,12 +151,9 @@ struct Scheduler: Sendable {
         guard !order.isEmpty else { return nil }
         for offset in 0..<order.count {
             let id = order[(nextJob + offset) % order.count]
-            guard var job = jobs[id], job.hasDispatchable, let worker = freestWorker(for: id, with: job.engine) else { continue }
-            guard let item = job.takeNext() else {
-                jobs[id] = job
-                continue
-            }
-            jobs[id] = job
+            // Read and updated in place: a copy of the job would make `takeNext` copy its queues.
+            guard jobs[id]?.hasDispatchable == true, let engine = jobs[id]?.engine,
+                  let worker = freestWorker(for: id, with: engine), let item = jobs[id]?.takeNext() else { continue }
             nextJob = (nextJob + offset + 1) % order.count
             let key = ItemKey(job: id, item: item)
             hold(key, by: worker, now: now)
@@ -270,8 +264,9 @@ struct Scheduler: Sendable {
     /// had failed), or it failed for good. Frees the credit of whoever held it; with nothing to
     /// write, it no longer holds the window.
     mutating func settle(_ item: ItemKey) {
-        for (id, worker) in workers where worker.inFlight.contains(item) {
-            workers[id]?.inFlight.remove(item)
+        // The holders' list names who may hold it; iterating `workers` while changing it would copy it.
+        for holder in holders[item] ?? [] {
+            workers[holder.worker]?.inFlight.remove(item)
         }
         holders.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
