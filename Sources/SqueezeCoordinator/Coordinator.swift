@@ -162,10 +162,10 @@ public actor Coordinator {
             switch event {
             case .message(let message):
                 guard message.frames.count >= 2 else {
-                    await countMalformed(ProtocolError.empty, from: message.frames.first ?? [])
+                    await countMalformed(ProtocolError.empty, from: message.frames.first.map(Array.init) ?? [])
                     continue
                 }
-                let peer = message.frames[0]
+                let peer = Array(message.frames[0])
                 do {
                     let envelope = try WireCodec.decode(message.frames.dropFirst())
                     await receive(envelope.message, from: peer)
@@ -173,7 +173,7 @@ public actor Coordinator {
                     await countMalformed(error, from: peer)
                 }
             case .sendFailed(let message, let error):
-                await sendFailed(to: message.frames.first ?? [], error: error)
+                await sendFailed(to: message.frames.first.map(Array.init) ?? [], error: error)
             }
         }
     }
@@ -189,7 +189,7 @@ public actor Coordinator {
             switch outcome {
             case .success(let blocks):
                 let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
-                endpoint.send(ZMQMessage([dispatch.routingID] + WireCodec.encode(.work(work))))
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.work(work))))
             case .failure(let failures):
                 await readFailed(dispatch, failures: failures)
             }
@@ -205,7 +205,7 @@ public actor Coordinator {
                 let bytes = try SourceReader.read(block.path, expected: block.stamp, range: block.readRange)
                 blocks.append(WorkBlock(
                     file: UInt32(block.ref.file), index: UInt32(block.ref.index),
-                    dictionaryLength: block.dictionaryLength, isLast: block.isLast, bytes: bytes))
+                    dictionaryLength: block.dictionaryLength, isLast: block.isLast, bytes: ZMQFrame(bytes)))
             } catch {
                 failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
             }
@@ -904,7 +904,7 @@ public actor Coordinator {
     }
 
     private func send(_ message: WireMessage, to peer: [UInt8]) {
-        endpoint?.send(ZMQMessage([peer] + WireCodec.encode(message)))
+        endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
     }
 
     private func tick() {

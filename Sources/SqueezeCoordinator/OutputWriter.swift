@@ -137,7 +137,8 @@ struct OutputWriter {
                     try file.write([header])
                     for chunk in toWrite {
                         switch chunk {
-                        case .bytes(let block): try file.write([block.bytes])
+                        // Straight from the received frame: libzmq's message is the only copy.
+                        case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
                         case .piece(let piece): try file.append(piece: piece.path, length: piece.length)
                         }
                     }
