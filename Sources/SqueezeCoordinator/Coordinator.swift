@@ -17,6 +17,9 @@ public actor Coordinator {
     public let configuration: CoordinatorConfiguration
     private let context: ZMQContext
     private let pool: BlockingIOPool
+    /// Read buffers for items sent to remote workers: sent without a copy, and back here once
+    /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
+    private let readBuffers = FrameBufferPool(keepingBytes: 64 << 20)
     let logger: Logger
 
     private var endpoint: ZMQEndpoint?
@@ -182,7 +185,7 @@ public actor Coordinator {
         for await dispatch in dispatches {
             let outcome: Result<[WorkBlock], ReadFailures>
             do {
-                outcome = try await pool.run { Self.read(dispatch) }
+                outcome = try await pool.run { [readBuffers] in Self.read(dispatch, into: readBuffers) }
             } catch {
                 outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
             }
@@ -196,21 +199,30 @@ public actor Coordinator {
         }
     }
 
-    /// Reads every block of a dispatch; blocking, on a pool thread.
-    private static func read(_ dispatch: Dispatch) -> Result<[WorkBlock], ReadFailures> {
-        var blocks: [WorkBlock] = []
+    /// Reads every block of a dispatch into one pooled buffer, one `pread` per run of
+    /// consecutive blocks of a file; each block's frame is a range of it. Blocking, on a pool
+    /// thread.
+    private static func read(_ dispatch: Dispatch, into buffers: FrameBufferPool) -> Result<[WorkBlock], ReadFailures> {
+        let plan = ReadPlan(dispatch.blocks)
         var failures = ReadFailures(files: [])
-        for block in dispatch.blocks {
-            do {
-                let bytes = try SourceReader.read(block.path, expected: block.stamp, range: block.readRange)
-                blocks.append(WorkBlock(
-                    file: UInt32(block.ref.file), index: UInt32(block.ref.index),
-                    dictionaryLength: block.dictionaryLength, isLast: block.isLast, bytes: ZMQFrame(bytes)))
-            } catch {
-                failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
+        let bytes = buffers.fill(count: plan.byteCount) { buffer in
+            for run in plan.runs {
+                let block = dispatch.blocks[run.block]
+                do {
+                    try SourceReader.read(
+                        block.path, expected: block.stamp, range: run.range, into: UnsafeMutableRawBufferPointer(rebasing: buffer[run.slot]))
+                } catch {
+                    failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
+                }
             }
+            return buffer.count
         }
-        return failures.files.isEmpty ? .success(blocks) : .failure(failures)
+        guard failures.files.isEmpty else { return .failure(failures) }
+        return .success(zip(dispatch.blocks, plan.frames).map { block, frame in
+            WorkBlock(
+                file: UInt32(block.ref.file), index: UInt32(block.ref.index), dictionaryLength: block.dictionaryLength,
+                isLast: block.isLast, bytes: ZMQFrame(bytes, range: frame))
+        })
     }
 
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
