@@ -683,19 +683,27 @@ public actor Coordinator {
         // by a writer instead (its pieces so far go there too).
         var handed = Set<BlockRef>()
         var touched = Set<Int>()
+        // Received blocks go to their writer as one command per file: one trip to the I/O pool
+        // and one progress report for the item's consecutive blocks, not one per block.
+        var received: [(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])] = []
         for (ref, block) in zip(expected, blocks) where job.fileStates[ref.file] == .pending {
             guard let block else { continue }
             let file = job.files[ref.file]
-            let spec = spec(of: ref.file, in: job)
             switch block {
             case .bytes(let bytes):
-                if file.layout.count > 1 { joinInWriter(ref.file, of: &job) }
-                writer(for: spec.key)?.yield(.block(spec, index: ref.index, bytes))
+                if received.last?.spec.key.file == ref.file {
+                    received[received.count - 1].blocks.append((ref.index, bytes))
+                } else {
+                    if file.layout.count > 1 { joinInWriter(ref.file, of: &job) }
+                    received.append((spec(of: ref.file, in: job), [(ref.index, bytes)]))
+                }
                 handed.insert(ref)
             case .piece(let piece) where file.layout.count == 1:
+                let spec = spec(of: ref.file, in: job)
                 writer(for: spec.key)?.yield(.member(spec, piece))
                 handed.insert(ref)
             case .piece(let piece) where job.joinedByWriter.contains(ref.file):
+                let spec = spec(of: ref.file, in: job)
                 writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
                 handed.insert(ref)
             case .piece(let piece):
@@ -706,6 +714,7 @@ public actor Coordinator {
                 touched.insert(ref.file)
             }
         }
+        for (spec, blocks) in received { writer(for: spec.key)?.yield(.blocks(spec, blocks)) }
         if handed.isEmpty {
             scheduler.written(key)
         } else {
