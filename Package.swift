@@ -55,7 +55,8 @@ let package = Package(
         // single gzip members built from independently compressed blocks.
         .target(name: "SqueezeGzip", dependencies: ["CZlib", "CLibDeflate", "CISAL", "CSqueezeDeflate"]),
         // Wire protocol v2: header frame, bodies and payload frames.
-        .target(name: "SqueezeProtocol", dependencies: ["SqueezeGzip"]),
+        // Frames are `ZMQFrame`s, so bulk payloads go out and come in without a copy.
+        .target(name: "SqueezeProtocol", dependencies: ["SqueezeGzip", "SqueezeZMQ"]),
         // The coordinator actor: scanning, planning, dispatch against credit, assembly.
         .target(
             name: "SqueezeCoordinator",
@@ -96,7 +97,7 @@ let package = Package(
         ),
         .testTarget(name: "SqueezeGzipTests", dependencies: ["SqueezeGzip", "CSqueezeDeflate"]),
         .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ"]),
-        .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol", "SqueezeGzip"]),
+        .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol", "SqueezeGzip", "SqueezeZMQ"]),
         .testTarget(
             name: "SqueezeCoordinatorTests",
             dependencies: [

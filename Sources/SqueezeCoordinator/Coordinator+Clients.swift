@@ -28,10 +28,10 @@ extension Coordinator {
                 switch event {
                 case .message(let message):
                     guard message.frames.count >= 2 else {
-                        await countMalformed(ProtocolError.empty, from: message.frames.first ?? [])
+                        await countMalformed(ProtocolError.empty, from: message.frames.first.map(Array.init) ?? [])
                         continue
                     }
-                    let peer = message.frames[0]
+                    let peer = Array(message.frames[0])
                     let envelope: WireEnvelope
                     do {
                         envelope = try WireCodec.decode(message.frames.dropFirst())
@@ -40,7 +40,7 @@ extension Coordinator {
                         // A request whose header is sound gets an answer, so its client never waits forever.
                         if let header = try? MessageHeader(decoding: message.frames[1]), header.type == .submit {
                             let reply = ErrorReply(message: "submit refused: \(error)")
-                            endpoint.send(ZMQMessage([peer] + WireCodec.encode(.error(reply), correlation: header.correlation)))
+                            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: header.correlation)))
                         }
                         continue
                     }
@@ -56,19 +56,19 @@ extension Coordinator {
                         await cancel(job: id, reason: "cancelled by the client")
                     case .statusRequest:
                         let status = await status()
-                        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.statusReply(status), correlation: envelope.correlation)))
+                        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.statusReply(status), correlation: envelope.correlation)))
                     case .heartbeat:
                         // A heartbeat naming a job is echoed with its id only while that job
                         // runs for this client; a plain answer tells it the job is gone.
                         let job = envelope.correlation
                         let running = job != 0 ? await follows(job, peer) : false
                         let echo = running ? job : 0
-                        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.heartbeat, correlation: echo)))
+                        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.heartbeat, correlation: echo)))
                     default:
                         await countMalformed(ProtocolError.malformed("unexpected \(envelope.message.type) on the client endpoint"), from: peer)
                     }
                 case .sendFailed(let message, let error):
-                    await clientSendFailed(to: message.frames.first ?? [], error: error)
+                    await clientSendFailed(to: message.frames.first.map(Array.init) ?? [], error: error)
                 }
             }
         }
@@ -83,13 +83,13 @@ extension Coordinator {
             (accepted, events) = try await submit(request, owner: follows ? peer : nil)
         } catch {
             let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
-            endpoint.send(ZMQMessage([peer] + WireCodec.encode(.error(reply), correlation: correlation)))
+            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: correlation)))
             return
         }
-        endpoint.send(ZMQMessage([peer] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
+        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
         // A detached job's events are still drained, so they do not pile up in memory.
         for await event in events where follows {
-            endpoint.send(ZMQMessage([peer] + WireCodec.encode(.jobEvent(event))))
+            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.jobEvent(event))))
         }
     }
 

@@ -17,6 +17,9 @@ public actor Coordinator {
     public let configuration: CoordinatorConfiguration
     private let context: ZMQContext
     private let pool: BlockingIOPool
+    /// Read buffers for items sent to remote workers: sent without a copy, and back here once
+    /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
+    private let readBuffers = FrameBufferPool(keepingBytes: 64 << 20)
     let logger: Logger
 
     private var endpoint: ZMQEndpoint?
@@ -170,10 +173,10 @@ public actor Coordinator {
             switch event {
             case .message(let message):
                 guard message.frames.count >= 2 else {
-                    await countMalformed(ProtocolError.empty, from: message.frames.first ?? [])
+                    await countMalformed(ProtocolError.empty, from: message.frames.first.map(Array.init) ?? [])
                     continue
                 }
-                let peer = message.frames[0]
+                let peer = Array(message.frames[0])
                 do {
                     let envelope = try WireCodec.decode(message.frames.dropFirst())
                     await receive(envelope.message, from: peer)
@@ -181,7 +184,7 @@ public actor Coordinator {
                     await countMalformed(error, from: peer)
                 }
             case .sendFailed(let message, let error):
-                await sendFailed(to: message.frames.first ?? [], error: error)
+                await sendFailed(to: message.frames.first.map(Array.init) ?? [], error: error)
             }
         }
     }
@@ -190,35 +193,44 @@ public actor Coordinator {
         for await dispatch in dispatches {
             let outcome: Result<[WorkBlock], ReadFailures>
             do {
-                outcome = try await pool.run { Self.read(dispatch) }
+                outcome = try await pool.run { [readBuffers] in Self.read(dispatch, into: readBuffers) }
             } catch {
                 outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
             }
             switch outcome {
             case .success(let blocks):
                 let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
-                endpoint.send(ZMQMessage([dispatch.routingID] + WireCodec.encode(.work(work))))
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.work(work))))
             case .failure(let failures):
                 await readFailed(dispatch, failures: failures)
             }
         }
     }
 
-    /// Reads every block of a dispatch; blocking, on a pool thread.
-    private static func read(_ dispatch: Dispatch) -> Result<[WorkBlock], ReadFailures> {
-        var blocks: [WorkBlock] = []
+    /// Reads every block of a dispatch into one pooled buffer, one `pread` per run of
+    /// consecutive blocks of a file; each block's frame is a range of it. Blocking, on a pool
+    /// thread.
+    private static func read(_ dispatch: Dispatch, into buffers: FrameBufferPool) -> Result<[WorkBlock], ReadFailures> {
+        let plan = ReadPlan(dispatch.blocks)
         var failures = ReadFailures(files: [])
-        for block in dispatch.blocks {
-            do {
-                let bytes = try SourceReader.read(block.path, expected: block.stamp, range: block.readRange)
-                blocks.append(WorkBlock(
-                    file: UInt32(block.ref.file), index: UInt32(block.ref.index),
-                    dictionaryLength: block.dictionaryLength, isLast: block.isLast, bytes: bytes))
-            } catch {
-                failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
+        let bytes = buffers.fill(count: plan.byteCount) { buffer in
+            for run in plan.runs {
+                let block = dispatch.blocks[run.block]
+                do {
+                    try SourceReader.read(
+                        block.path, expected: block.stamp, range: run.range, into: UnsafeMutableRawBufferPointer(rebasing: buffer[run.slot]))
+                } catch {
+                    failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
+                }
             }
+            return buffer.count
         }
-        return failures.files.isEmpty ? .success(blocks) : .failure(failures)
+        guard failures.files.isEmpty else { return .failure(failures) }
+        return .success(zip(dispatch.blocks, plan.frames).map { block, frame in
+            WorkBlock(
+                file: UInt32(block.ref.file), index: UInt32(block.ref.index), dictionaryLength: block.dictionaryLength,
+                isLast: block.isLast, bytes: ZMQFrame(bytes, range: frame))
+        })
     }
 
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
@@ -766,19 +778,27 @@ public actor Coordinator {
         // by a writer instead (its pieces so far go there too).
         var handed = Set<BlockRef>()
         var touched = Set<Int>()
+        // Received blocks go to their writer as one command per file: one trip to the I/O pool
+        // and one progress report for the item's consecutive blocks, not one per block.
+        var received: [(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])] = []
         for (ref, block) in zip(expected, blocks) {
             guard let block, let open = job.open[ref.file] else { continue }
             let file = open.plan
-            let spec = spec(of: file, in: job)
             switch block {
             case .bytes(let bytes):
-                if file.layout.count > 1 { joinInWriter(ref.file, of: &job) }
-                writer(for: spec.key)?.yield(.block(spec, index: ref.index, bytes))
+                if received.last?.spec.key.file == ref.file {
+                    received[received.count - 1].blocks.append((ref.index, bytes))
+                } else {
+                    if file.layout.count > 1 { joinInWriter(ref.file, of: &job) }
+                    received.append((spec(of: file, in: job), [(ref.index, bytes)]))
+                }
                 handed.insert(ref)
             case .piece(let piece) where file.layout.count == 1:
+                let spec = spec(of: file, in: job)
                 writer(for: spec.key)?.yield(.member(spec, piece))
                 handed.insert(ref)
             case .piece(let piece) where open.joinedByWriter:
+                let spec = spec(of: file, in: job)
                 writer(for: spec.key)?.yield(.piece(spec, index: ref.index, piece))
                 handed.insert(ref)
             case .piece(let piece):
@@ -790,6 +810,7 @@ public actor Coordinator {
                 touched.insert(ref.file)
             }
         }
+        for (spec, blocks) in received { writer(for: spec.key)?.yield(.blocks(spec, blocks)) }
         if handed.isEmpty {
             retire(key, in: &job)
         } else {
@@ -1005,7 +1026,7 @@ public actor Coordinator {
     }
 
     private func send(_ message: WireMessage, to peer: [UInt8]) {
-        endpoint?.send(ZMQMessage([peer] + WireCodec.encode(message)))
+        endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
     }
 
     private func tick() {

@@ -77,13 +77,13 @@ struct OutputWriter {
                 return [outcome] + (await flush())
             }
             return [outcome]
-        case .block, .piece:
-            let (spec, index, block): (OutputSpec, Int, PendingBlock) = switch command {
-            case .block(let spec, let index, let bytes): (spec, index, .bytes(bytes))
-            case .piece(let spec, let index, let piece): (spec, index, .piece(piece))
+        case .blocks, .piece:
+            let (spec, blocks): (OutputSpec, [(Int, PendingBlock)]) = switch command {
+            case .blocks(let spec, let blocks): (spec, blocks.map { ($0.index, .bytes($0.block)) })
+            case .piece(let spec, let index, let piece): (spec, [(index, .piece(piece))])
             default: preconditionFailure("only blocks and pieces reach here")
             }
-            let outcome = await append(block, index: index, spec: spec)
+            let outcome = await append(blocks, spec: spec)
             if sealed.count >= Self.batchFiles {
                 return [outcome].compactMap { $0 } + (await flush())
             }
@@ -106,9 +106,9 @@ struct OutputWriter {
                                  outputTotal: piece.length, finished: false, blocks: 0..<1))
     }
 
-    private mutating func append(_ block: PendingBlock, index: Int, spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
+    private mutating func append(_ blocks: [(Int, PendingBlock)], spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
         var state = open[spec.key] ?? OpenOutput(spec: spec)
-        state.pending[index] = block
+        for (index, block) in blocks { state.pending[index] = block }
         let firstAppended = state.next
         var chunks: [PendingBlock] = []
         var rawBytes: UInt64 = 0
@@ -137,7 +137,8 @@ struct OutputWriter {
                     try file.write([header])
                     for chunk in toWrite {
                         switch chunk {
-                        case .bytes(let block): try file.write([block.bytes])
+                        // Straight from the received frame: libzmq's message is the only copy.
+                        case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
                         case .piece(let piece): try file.append(piece: piece.path, length: piece.length)
                         }
                     }

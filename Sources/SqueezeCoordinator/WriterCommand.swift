@@ -4,8 +4,10 @@ import SqueezeProtocol
 /// Work for a writer task. The actor sends these in order, per partition, so a discard is
 /// never overtaken by a block of the same file.
 enum WriterCommand: Sendable {
-    /// A compressed block of a file, in any order.
-    case block(OutputSpec, index: Int, ResultBlock)
+    /// Compressed blocks of a file from one result (its index in the file, its bytes), in any
+    /// order: one command per file and item, so the writer appends them with one trip to the
+    /// I/O pool and reports them with one progress.
+    case blocks(OutputSpec, [(index: Int, block: ResultBlock)])
     /// A compressed block a shared-storage worker wrote as a piece file, in any order.
     case piece(OutputSpec, index: Int, PieceBlock)
     /// A whole `.gz` a shared-storage worker wrote (a one-block file, or a file it stitched):

@@ -87,19 +87,24 @@ public final class AtomicOutputFile: Sendable {
 
     /// Appends `chunks`, retrying short writes.
     public func write(_ chunks: [[UInt8]]) throws {
-        let fd = try fd("write")
         for chunk in chunks {
-            try chunk.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let wrote = Glibc.write(fd, raw.baseAddress.unsafelyUnwrapped + offset, raw.count - offset)
-                    if wrote < 0 {
-                        if errno == EINTR { continue }
-                        throw FileSystemError.last("write", finalPath.display)
-                    }
-                    offset += wrote
-                }
+            try chunk.withUnsafeBytes { try write($0) }
+        }
+    }
+
+    /// Appends `bytes` (for example a received frame, written from where it arrived),
+    /// retrying short writes.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let fd = try fd("write")
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let wrote = Glibc.write(fd, base + offset, bytes.count - offset)
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError.last("write", finalPath.display)
             }
+            offset += wrote
         }
     }
 

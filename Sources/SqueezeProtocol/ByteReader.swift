@@ -1,18 +1,20 @@
+import SqueezeZMQ
+
 /// Reads little-endian integers from a frame, throwing `.truncated` instead of reading past it.
 struct ByteReader {
-    private let bytes: [UInt8]
+    private let frame: ZMQFrame
     private var offset = 0
 
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
+    init(_ frame: ZMQFrame) {
+        self.frame = frame
     }
 
-    var remaining: Int { bytes.count - offset }
+    var remaining: Int { frame.count - offset }
 
     mutating func read<T: FixedWidthInteger>(_: T.Type, _ what: String) throws(ProtocolError) -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { throw .truncated(what) }
-        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        let value = frame.withUnsafeBytes { [offset] in $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
         offset += size
         return T(littleEndian: value)
     }
@@ -20,7 +22,7 @@ struct ByteReader {
     mutating func readBytes(_ count: Int, _ what: String) throws(ProtocolError) -> [UInt8] {
         guard count >= 0, remaining >= count else { throw .truncated(what) }
         defer { offset += count }
-        return Array(bytes[offset..<offset + count])
+        return frame.withUnsafeBytes { [offset] in Array($0[offset..<offset + count]) }
     }
 
     func expectEnd(_ what: String) throws(ProtocolError) {

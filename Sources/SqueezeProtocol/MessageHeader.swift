@@ -1,3 +1,5 @@
+import SqueezeZMQ
+
 /// The fixed 16-byte first frame of every message:
 /// magic "SQ", version, type, 8-byte correlation id, 4 reserved bytes (zero).
 public struct MessageHeader: Sendable, Equatable {
@@ -22,7 +24,7 @@ public struct MessageHeader: Sendable, Equatable {
     }
 
     /// Decodes a header frame.
-    public init(decoding frame: [UInt8]) throws(ProtocolError) {
+    public init(decoding frame: ZMQFrame) throws(ProtocolError) {
         guard frame.count >= 4 else { throw .truncated("header") }
         guard frame[0] == 0x53, frame[1] == 0x51 else { throw .badMagic }
         guard frame[2] == ProtocolLimits.version else { throw .unsupportedVersion(frame[2]) }

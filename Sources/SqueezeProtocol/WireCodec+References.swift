@@ -1,4 +1,5 @@
 import SqueezeGzip
+import SqueezeZMQ
 
 /// The binary tables of `workRef` and `resultRef` (docs/protocol.md, "Shared storage").
 extension WireCodec {
@@ -65,7 +66,7 @@ extension WireCodec {
         return bytes
     }
 
-    static func workRef(_ parts: [[UInt8]]) throws(ProtocolError) -> RefAssignment {
+    static func workRef(_ parts: [ZMQFrame]) throws(ProtocolError) -> RefAssignment {
         guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")
@@ -116,7 +117,7 @@ extension WireCodec {
         return RefAssignment(jobID: job, itemID: item, attempt: attempt, setting: setting, workspace: workspace, syncPieces: flags == 1, blocks: blocks)
     }
 
-    static func resultRef(_ parts: [[UInt8]]) throws(ProtocolError) -> RefResult {
+    static func resultRef(_ parts: [ZMQFrame]) throws(ProtocolError) -> RefResult {
         guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")

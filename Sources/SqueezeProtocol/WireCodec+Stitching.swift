@@ -1,3 +1,5 @@
+import SqueezeZMQ
+
 /// The binary tables of `stitch`, `stitched` and `discard` (docs/protocol.md, "Shared storage").
 extension WireCodec {
     /// Most pieces one stitch may join: a file of 64 GiB in 1 MiB blocks.
@@ -39,7 +41,7 @@ extension WireCodec {
         return writer.bytes
     }
 
-    static func stitch(_ parts: [[UInt8]]) throws(ProtocolError) -> StitchRequest {
+    static func stitch(_ parts: [ZMQFrame]) throws(ProtocolError) -> StitchRequest {
         guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")
@@ -77,7 +79,7 @@ extension WireCodec {
             modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, header: header, trailer: trailer, pieces: pieces)
     }
 
-    static func stitched(_ parts: [[UInt8]]) throws(ProtocolError) -> StitchResult {
+    static func stitched(_ parts: [ZMQFrame]) throws(ProtocolError) -> StitchResult {
         guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")
@@ -103,7 +105,7 @@ extension WireCodec {
         return writer.bytes
     }
 
-    static func discard(_ parts: [[UInt8]]) throws(ProtocolError) -> PieceDiscard {
+    static func discard(_ parts: [ZMQFrame]) throws(ProtocolError) -> PieceDiscard {
         guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")

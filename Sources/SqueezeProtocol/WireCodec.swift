@@ -1,37 +1,39 @@
 import Foundation
 import SqueezeGzip
+import SqueezeZMQ
 
 /// Encodes and decodes protocol v2 messages (docs/protocol.md).
 ///
 /// Frames: a 16-byte header, then for bodied types one body frame, then for `work` and `result`
 /// one raw payload frame per block. Control bodies are JSON; the hot `work`/`result` tables are
-/// little-endian binary so bulk bytes are never wrapped or re-encoded.
+/// little-endian binary so bulk bytes are never wrapped or re-encoded. Payload frames are the
+/// blocks' own `ZMQFrame`s: encoding and decoding never copy them.
 public enum WireCodec {
     /// Frames for `message`, without any routing id.
-    public static func encode(_ message: WireMessage, correlation: UInt64 = 0) -> [[UInt8]] {
-        let header = MessageHeader(type: message.type, correlation: correlation).encoded()
+    public static func encode(_ message: WireMessage, correlation: UInt64 = 0) -> [ZMQFrame] {
+        let header = ZMQFrame(MessageHeader(type: message.type, correlation: correlation).encoded())
         switch message {
         case .heartbeat, .goodbye, .unknownPeer, .statusRequest:
             return [header]
         case .cancelJob(let job), .cancel(let job), .discarded(let job):
             var writer = ByteWriter(capacity: 8)
             writer.write(job)
-            return [header, writer.bytes]
-        case .workerReady(let body): return [header, json(body)]
-        case .welcome(let body): return [header, json(body)]
-        case .itemFailed(let body): return [header, json(body)]
-        case .submit(let body): return [header, json(body)]
-        case .submitted(let body): return [header, json(body)]
-        case .jobEvent(let body): return [header, json(body)]
-        case .statusReply(let body): return [header, json(body)]
-        case .error(let body): return [header, json(body)]
-        case .probe(let body): return [header, json(body)]
-        case .probeReply(let body): return [header, json(body)]
-        case .workRef(let work): return [header, encodeRef(work)]
-        case .resultRef(let result): return [header, encodeRef(result)]
-        case .stitch(let request): return [header, encodeStitch(request)]
-        case .stitched(let result): return [header, encodeStitch(result)]
-        case .discard(let request): return [header, encodeDiscard(request)]
+            return [header, ZMQFrame(writer.bytes)]
+        case .workerReady(let body): return [header, ZMQFrame(json(body))]
+        case .welcome(let body): return [header, ZMQFrame(json(body))]
+        case .itemFailed(let body): return [header, ZMQFrame(json(body))]
+        case .submit(let body): return [header, ZMQFrame(json(body))]
+        case .submitted(let body): return [header, ZMQFrame(json(body))]
+        case .jobEvent(let body): return [header, ZMQFrame(json(body))]
+        case .statusReply(let body): return [header, ZMQFrame(json(body))]
+        case .error(let body): return [header, ZMQFrame(json(body))]
+        case .probe(let body): return [header, ZMQFrame(json(body))]
+        case .probeReply(let body): return [header, ZMQFrame(json(body))]
+        case .workRef(let work): return [header, ZMQFrame(encodeRef(work))]
+        case .resultRef(let result): return [header, ZMQFrame(encodeRef(result))]
+        case .stitch(let request): return [header, ZMQFrame(encodeStitch(request))]
+        case .stitched(let result): return [header, ZMQFrame(encodeStitch(result))]
+        case .discard(let request): return [header, ZMQFrame(encodeDiscard(request))]
         case .work(let work):
             var writer = ByteWriter(capacity: 22 + work.blocks.count * 17)
             writer.write(work.jobID)
@@ -46,7 +48,7 @@ public enum WireCodec {
                 writer.write(UInt32(block.dataLength))
                 writer.write(UInt8(block.isLast ? 1 : 0))
             }
-            return [header, writer.bytes] + work.blocks.map(\.bytes)
+            return [header, ZMQFrame(writer.bytes)] + work.blocks.map(\.bytes)
         case .result(let result):
             var writer = ByteWriter(capacity: 20 + result.blocks.count * 12)
             writer.write(result.jobID)
@@ -57,12 +59,12 @@ public enum WireCodec {
                 writer.write(UInt32(block.rawLength))
                 writer.write(UInt32(block.bytes.count))
             }
-            return [header, writer.bytes] + result.blocks.map(\.bytes)
+            return [header, ZMQFrame(writer.bytes)] + result.blocks.map(\.bytes)
         }
     }
 
     /// Decodes frames (routing id already removed). Any defect becomes a `ProtocolError`.
-    public static func decode<Frames: Collection<[UInt8]>>(_ frames: Frames) throws(ProtocolError) -> WireEnvelope {
+    public static func decode<Frames: Collection<ZMQFrame>>(_ frames: Frames) throws(ProtocolError) -> WireEnvelope {
         var parts = Array(frames)
         guard !parts.isEmpty else { throw .empty }
         let header = try MessageHeader(decoding: parts.removeFirst())
@@ -103,14 +105,14 @@ public enum WireCodec {
         (try? JSONEncoder().encode(body)).map(Array.init) ?? []
     }
 
-    private static func json<T: Decodable>(_ parts: [[UInt8]]) throws(ProtocolError) -> T {
+    private static func json<T: Decodable>(_ parts: [ZMQFrame]) throws(ProtocolError) -> T {
         try expectFrames(parts, 1)
         let body = parts[0]
         guard body.count <= ProtocolLimits.maxControlBody else {
             throw .oversized("control body", size: body.count, limit: ProtocolLimits.maxControlBody)
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            return try JSONDecoder().decode(T.self, from: body.withUnsafeBytes { Data($0) })
         } catch let DecodingError.keyNotFound(key, _) {
             throw .malformed("\(T.self): missing field \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(type, context) {
@@ -135,7 +137,7 @@ public enum WireCodec {
         }
     }
 
-    private static func jobID(_ parts: [[UInt8]]) throws(ProtocolError) -> UInt64 {
+    private static func jobID(_ parts: [ZMQFrame]) throws(ProtocolError) -> UInt64 {
         try expectFrames(parts, 1)
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")
@@ -143,7 +145,7 @@ public enum WireCodec {
         return job
     }
 
-    private static func expectFrames(_ parts: [[UInt8]], _ count: Int) throws(ProtocolError) {
+    private static func expectFrames(_ parts: [ZMQFrame], _ count: Int) throws(ProtocolError) {
         guard parts.count == count else { throw .frameCount(expected: count + 1, actual: parts.count + 1) }
     }
 
@@ -166,7 +168,7 @@ public enum WireCodec {
         }
     }
 
-    private static func work(_ parts: [[UInt8]]) throws(ProtocolError) -> WorkAssignment {
+    private static func work(_ parts: [ZMQFrame]) throws(ProtocolError) -> WorkAssignment {
         guard let table = parts.first else { throw .truncated("work table") }
         var reader = ByteReader(table)
         let job = try reader.read(UInt64.self, "job id")
@@ -199,7 +201,7 @@ public enum WireCodec {
         return WorkAssignment(jobID: job, itemID: item, setting: setting, blocks: blocks)
     }
 
-    private static func result(_ parts: [[UInt8]]) throws(ProtocolError) -> WorkResult {
+    private static func result(_ parts: [ZMQFrame]) throws(ProtocolError) -> WorkResult {
         guard let table = parts.first else { throw .truncated("result table") }
         var reader = ByteReader(table)
         let job = try reader.read(UInt64.self, "job id")

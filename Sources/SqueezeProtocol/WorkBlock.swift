@@ -1,3 +1,5 @@
+import SqueezeZMQ
+
 /// One block to compress: its place in the job, and its bytes preceded by its dictionary.
 public struct WorkBlock: Sendable, Equatable {
     /// Index of the file within the job.
@@ -8,11 +10,13 @@ public struct WorkBlock: Sendable, Equatable {
     public var dictionaryLength: Int
     /// Whether this is the file's last block (ended with Z_FINISH).
     public var isLast: Bool
-    /// Dictionary followed by the block's data: one read, one frame, no extra copy.
-    public var bytes: [UInt8]
+    /// Dictionary followed by the block's data: one frame, sent and received without a copy.
+    /// On the coordinator it is a range of the item's read buffer (frames of consecutive
+    /// blocks overlap by the dictionary); on a worker, the received message.
+    public var bytes: ZMQFrame
 
     /// Creates a block.
-    public init(file: UInt32, index: UInt32, dictionaryLength: Int, isLast: Bool, bytes: [UInt8]) {
+    public init(file: UInt32, index: UInt32, dictionaryLength: Int, isLast: Bool, bytes: ZMQFrame) {
         self.file = file
         self.index = index
         self.dictionaryLength = dictionaryLength

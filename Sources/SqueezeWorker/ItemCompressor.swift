@@ -1,6 +1,7 @@
 import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
+import SqueezeZMQ
 
 /// Compresses work items for one slot, keeping one compressor per engine setting so streams
 /// are reset, not rebuilt, between blocks. Not shared between slots.
@@ -28,7 +29,7 @@ struct ItemCompressor {
                     isLast: block.isLast
                 )
             }
-            blocks.append(ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: compressed.bytes))
+            blocks.append(ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: ZMQFrame(compressed.bytes)))
         }
         return WorkResult(jobID: item.jobID, itemID: item.itemID, blocks: blocks)
     }

@@ -352,7 +352,7 @@ public final class Worker: Sendable {
         }
         for await event in endpoint.events {
             guard case .message(let message) = event, message.frames.count >= 2 else { continue }
-            let peer = message.frames[0]
+            let peer = Array(message.frames[0])
             guard let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
             let reply: WireMessage
             switch envelope.message {
@@ -360,7 +360,7 @@ public final class Worker: Sendable {
             case .heartbeat: reply = .heartbeat
             default: continue
             }
-            endpoint.send(ZMQMessage([peer] + WireCodec.encode(reply, correlation: envelope.correlation)))
+            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(reply, correlation: envelope.correlation)))
         }
         await endpoint.shutdown()
     }

@@ -1,11 +1,16 @@
 /// One multipart ZeroMQ message. On a ROUTER the first frame is the peer's routing id.
 public struct ZMQMessage: Sendable, Equatable {
     /// The frames, in order.
-    public var frames: [[UInt8]]
+    public var frames: [ZMQFrame]
 
     /// Wraps `frames`.
-    public init(_ frames: [[UInt8]]) {
+    public init(_ frames: [ZMQFrame]) {
         self.frames = frames
+    }
+
+    /// A message of array frames.
+    public init(_ frames: [[UInt8]]) {
+        self.frames = frames.map(ZMQFrame.init)
     }
 
     /// Total payload bytes over all frames.

@@ -91,47 +91,105 @@ public final class ZMQSocket {
 
     /// Sends all frames as one multipart message without blocking. Returns false when the
     /// peer's queue is full (EAGAIN): multipart delivery is atomic, so nothing was sent.
+    /// Array frames are copied into libzmq's messages; frames over `FrameBytes` are not.
     public func send(_ message: ZMQMessage) throws -> Bool {
-        let socket = try raw("zmq_send")
+        let socket = try raw("zmq_msg_send")
         let last = message.frames.count - 1
         for (index, frame) in message.frames.enumerated() {
             let flags = ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0)
+            var part = zmq_msg_t()
+            try Self.initialize(&part, with: frame, index: index)
             while true {
-                let rc = frame.withUnsafeBytes { zmq_send(socket, $0.baseAddress, $0.count, flags) }
-                if rc >= 0 { break }
+                if zmq_msg_send(&part, socket, flags) >= 0 { break }  // libzmq owns the message now
                 let error = zmq_errno()
                 if error == EINTR { continue }
+                // Still ours: closing it runs the free callback, which drops the retain.
+                zmq_msg_close(&part)
                 if error == EAGAIN && index == 0 { return false }
-                throw ZMQError(operation: "zmq_send(frame \(index))", errno: error)
+                throw ZMQError(operation: "zmq_msg_send(frame \(index))", errno: error)
             }
         }
         return true
     }
 
+    /// Makes `part` a message for `frame`: a copy of an array frame, or a message over a shared
+    /// frame's bytes that holds a retain of them until libzmq calls the free function.
+    private static func initialize(_ part: inout zmq_msg_t, with frame: ZMQFrame, index: Int) throws {
+        guard let (bytes, offset) = frame.shared, frame.count > 0, let address = bytes.address(at: offset) else {
+            guard zmq_msg_init_size(&part, frame.count) == 0 else { throw ZMQError.last("zmq_msg_init_size(frame \(index))") }
+            if frame.count > 0, let data = zmq_msg_data(&part) {
+                frame.withUnsafeBytes { raw in
+                    if let source = raw.baseAddress { data.copyMemory(from: source, byteCount: raw.count) }
+                }
+            }
+            return
+        }
+        let retained = Unmanaged.passRetained(bytes)
+        let rc = zmq_msg_init_data(&part, address, frame.count, { _, hint in
+            // libzmq is done with the bytes (sent, dropped, or closed after a failed send).
+            guard let hint else { return }
+            Unmanaged<FrameBytes>.fromOpaque(hint).release()
+        }, retained.toOpaque())
+        guard rc == 0 else {
+            // libzmq did not take the message (ENOMEM), so it will never call the free function.
+            let error = ZMQError.last("zmq_msg_init_data(frame \(index))")
+            retained.release()
+            throw error
+        }
+    }
+
+    /// Received frames shorter than this are copied into arrays and their messages closed at
+    /// once; longer ones are kept as the libzmq message and read in place. libzmq receives a
+    /// frame shorter than its 8 KiB batch buffer into a buffer shared with its neighbours,
+    /// which keeping it would pin; a longer frame gets memory of its own.
+    static let copiedFrameLimit = 8192
+
     /// Receives one multipart message, or nil when none is waiting.
     public func receive() throws -> ZMQMessage? {
         let socket = try raw("zmq_msg_recv")
-        var frames: [[UInt8]] = []
-        var part = zmq_msg_t()
-        guard zmq_msg_init(&part) == 0 else { throw ZMQError.last("zmq_msg_init") }
-        defer { zmq_msg_close(&part) }
+        var frames: [ZMQFrame] = []
+        // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
+        var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+        part.initialize(to: zmq_msg_t())
+        guard zmq_msg_init(part) == 0 else {
+            part.deallocate()
+            throw ZMQError.last("zmq_msg_init")
+        }
+        defer {
+            zmq_msg_close(part)
+            part.deallocate()
+        }
         while true {
-            let rc = zmq_msg_recv(&part, socket, frames.isEmpty ? ZMQ_DONTWAIT : 0)
+            let rc = zmq_msg_recv(part, socket, frames.isEmpty ? ZMQ_DONTWAIT : 0)
             if rc < 0 {
                 let error = zmq_errno()
                 if error == EINTR { continue }
                 if error == EAGAIN && frames.isEmpty { return nil }
                 throw ZMQError(operation: "zmq_msg_recv", errno: error)
             }
-            let size = zmq_msg_size(&part)
-            if size == 0 {
-                frames.append([])
-            } else if let data = zmq_msg_data(&part) {
-                frames.append(Array(UnsafeRawBufferPointer(start: data, count: size)))
+            let more = zmq_msg_more(part) != 0
+            let size = zmq_msg_size(part)
+            if size < Self.copiedFrameLimit {
+                if size == 0 {
+                    frames.append(ZMQFrame([]))
+                } else if let data = zmq_msg_data(part) {
+                    frames.append(ZMQFrame(Array(UnsafeRawBufferPointer(start: data, count: size))))
+                } else {
+                    throw ZMQError(operation: "zmq_msg_data", errno: EFAULT)
+                }
             } else {
-                throw ZMQError(operation: "zmq_msg_data", errno: EFAULT)
+                guard zmq_msg_data(part) != nil else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
+                // The frame takes the message over; the next frame gets a fresh one.
+                let next = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+                next.initialize(to: zmq_msg_t())
+                guard zmq_msg_init(next) == 0 else {
+                    next.deallocate()
+                    throw ZMQError.last("zmq_msg_init")
+                }
+                frames.append(ZMQFrame(FrameBytes(receivedMessage: part)))
+                part = next
             }
-            if zmq_msg_more(&part) == 0 { return ZMQMessage(frames) }
+            if !more { return ZMQMessage(frames) }
         }
     }
 }

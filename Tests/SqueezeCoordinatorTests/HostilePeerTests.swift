@@ -216,7 +216,7 @@ struct HostilePeerTests {
                     let compressed = try compressor.compress(
                         UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
                         dictionary: UnsafeRawBufferPointer(rebasing: raw[..<block.dictionaryLength]), isLast: block.isLast)
-                    return ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: compressed.bytes)
+                    return ResultBlock(crc: compressed.crc, rawLength: compressed.rawLength, bytes: ZMQFrame(compressed.bytes))
                 }
             }
             honest.send(ZMQMessage(WireCodec.encode(.result(WorkResult(jobID: work.jobID, itemID: work.itemID, blocks: blocks)))))

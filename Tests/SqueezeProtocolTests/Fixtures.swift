@@ -1,5 +1,6 @@
 import SqueezeGzip
 import SqueezeProtocol
+import SqueezeZMQ
 
 /// Sample messages for every message type, and helpers to build frames by hand.
 enum Fixtures {
@@ -62,23 +63,23 @@ enum Fixtures {
     }
 
     static let multiBlockWork = WorkAssignment(jobID: 7, itemID: 42, setting: setting(.libdeflate, 6), blocks: [
-        WorkBlock(file: 0, index: 0, dictionaryLength: 0, isLast: false, bytes: bytes(1_000)),
-        WorkBlock(file: 0, index: 1, dictionaryLength: 32_768, isLast: true, bytes: bytes(32_768 + 500, seed: 9)),
-        WorkBlock(file: 1, index: 0, dictionaryLength: 0, isLast: true, bytes: []),
-        WorkBlock(file: 2, index: 3, dictionaryLength: 100, isLast: true, bytes: bytes(100, seed: 3)),
-        WorkBlock(file: UInt32.max, index: UInt32.max, dictionaryLength: 7, isLast: false, bytes: bytes(20, seed: 200)),
+        WorkBlock(file: 0, index: 0, dictionaryLength: 0, isLast: false, bytes: ZMQFrame(bytes(1_000))),
+        WorkBlock(file: 0, index: 1, dictionaryLength: 32_768, isLast: true, bytes: ZMQFrame(bytes(32_768 + 500, seed: 9))),
+        WorkBlock(file: 1, index: 0, dictionaryLength: 0, isLast: true, bytes: ZMQFrame([])),
+        WorkBlock(file: 2, index: 3, dictionaryLength: 100, isLast: true, bytes: ZMQFrame(bytes(100, seed: 3))),
+        WorkBlock(file: UInt32.max, index: UInt32.max, dictionaryLength: 7, isLast: false, bytes: ZMQFrame(bytes(20, seed: 200))),
     ])
     static let emptyWork = WorkAssignment(jobID: 0, itemID: 0, setting: setting(.zlib, 0), blocks: [])
     static let level9Work = WorkAssignment(jobID: UInt64.max, itemID: UInt64.max, setting: setting(.isal, 3), blocks: [
-        WorkBlock(file: 5, index: 0, dictionaryLength: 0, isLast: true, bytes: [0x42]),
+        WorkBlock(file: 5, index: 0, dictionaryLength: 0, isLast: true, bytes: ZMQFrame([0x42])),
     ])
 
     static let multiBlockResult = WorkResult(jobID: 7, itemID: 42, blocks: [
-        ResultBlock(crc: 0xDEAD_BEEF, rawLength: 1_000, bytes: bytes(300, seed: 1)),
-        ResultBlock(crc: 0x1234_5678, rawLength: 500, bytes: bytes(200, seed: 2)),
-        ResultBlock(crc: 0, rawLength: 0, bytes: [0x03, 0x00]),
-        ResultBlock(crc: 0, rawLength: 0, bytes: []),
-        ResultBlock(crc: UInt32.max, rawLength: 20, bytes: bytes(25, seed: 4)),
+        ResultBlock(crc: 0xDEAD_BEEF, rawLength: 1_000, bytes: ZMQFrame(bytes(300, seed: 1))),
+        ResultBlock(crc: 0x1234_5678, rawLength: 500, bytes: ZMQFrame(bytes(200, seed: 2))),
+        ResultBlock(crc: 0, rawLength: 0, bytes: ZMQFrame([0x03, 0x00])),
+        ResultBlock(crc: 0, rawLength: 0, bytes: ZMQFrame([])),
+        ResultBlock(crc: UInt32.max, rawLength: 20, bytes: ZMQFrame(bytes(25, seed: 4))),
     ])
     static let emptyResult = WorkResult(jobID: 1, itemID: 2, blocks: [])
 

@@ -71,7 +71,7 @@ struct FuzzTests {
 
     @Test func mutatedValidMessages() {
         var rng = SplitMix64(seed: 0xBAD_F00D)
-        let valid = Fixtures.allMessages.map { WireCodec.encode($0, correlation: 77) }
+        let valid = Fixtures.allMessages.map { WireCodec.encodeBytes($0, correlation: 77) }
         var tally = Tally()
         for _ in 0..<Self.iterations {
             var frames = valid.randomElement(using: &rng)!

@@ -3,8 +3,8 @@ import Testing
 
 /// Every defect must surface as the specific `ProtocolError`, never as a crash.
 struct HostileInputTests {
-    static let validWork = WireCodec.encode(.work(Fixtures.multiBlockWork))
-    static let validResult = WireCodec.encode(.result(Fixtures.multiBlockResult))
+    static let validWork = WireCodec.encodeBytes(.work(Fixtures.multiBlockWork))
+    static let validResult = WireCodec.encodeBytes(.result(Fixtures.multiBlockResult))
 
     static func isTruncated(_ error: ProtocolError?) -> Bool {
         if case .truncated = error { true } else { false }
@@ -80,7 +80,7 @@ struct HostileInputTests {
 
     @Test func extraFramesOnBodiedTypes() {
         for type in Fixtures.jsonTypes + Fixtures.jobIDTypes {
-            let frames = WireCodec.encode(Fixtures.messages(of: type)[0])
+            let frames = WireCodec.encodeBytes(Fixtures.messages(of: type)[0])
             #expect(decodeError(frames + [[]]) == .frameCount(expected: 2, actual: 3), "\(type)")
         }
     }

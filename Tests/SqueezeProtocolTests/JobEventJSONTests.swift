@@ -31,7 +31,7 @@ struct JobEventJSONTests {
 
     @Test(arguments: Fixtures.events)
     func wireBodyIsOneFlatObjectWithAnEventKey(event: JobEvent) throws {
-        let frames = WireCodec.encode(.jobEvent(event))
+        let frames = WireCodec.encodeBytes(.jobEvent(event))
         #expect(frames.count == 2)
         let body = Data(frames[1])
         let text = String(decoding: body, as: UTF8.self)
@@ -67,7 +67,7 @@ struct JobEventJSONTests {
     }
 
     @Test func nilMessageIsOmittedFromFinished() throws {
-        let body = Data(WireCodec.encode(.jobEvent(.finished(Fixtures.summary)))[1])
+        let body = Data(WireCodec.encodeBytes(.jobEvent(.finished(Fixtures.summary)))[1])
         let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         #expect(object["message"] == nil)
         #expect(object["state"] as? String == "completed")

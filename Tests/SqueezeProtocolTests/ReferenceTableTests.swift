@@ -27,14 +27,14 @@ struct ReferenceTableTests {
     }
 
     static func work(_ blocks: [RefBlock], workspace: [UInt8] = Array("/w".utf8)) -> [[UInt8]] {
-        WireCodec.encode(.workRef(RefAssignment(
+        WireCodec.encodeBytes(.workRef(RefAssignment(
             jobID: 1, itemID: 2, attempt: 3, setting: Fixtures.setting(.libdeflate, 6), workspace: workspace, syncPieces: false, blocks: blocks)))
     }
 
     @Test(arguments: [
-        WireCodec.encode(.workRef(Fixtures.refWork)), WireCodec.encode(.resultRef(Fixtures.refResult)),
-        WireCodec.encode(.stitch(Fixtures.stitch)), WireCodec.encode(.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 4, failure: "x"))),
-        WireCodec.encode(.discard(Fixtures.discard)),
+        WireCodec.encodeBytes(.workRef(Fixtures.refWork)), WireCodec.encodeBytes(.resultRef(Fixtures.refResult)),
+        WireCodec.encodeBytes(.stitch(Fixtures.stitch)), WireCodec.encodeBytes(.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 4, failure: "x"))),
+        WireCodec.encodeBytes(.discard(Fixtures.discard)),
     ])
     func everyPrefixOfATableIsTruncated(frames: [[UInt8]]) {
         for length in 0..<frames[1].count {
@@ -50,16 +50,16 @@ struct ReferenceTableTests {
     @Test func aStitchSegmentMustStartWhereItsHeaderSaysAndNotBeyondTheLimit() {
         var segment = Fixtures.stitch
         segment.offset = 13  // the header is 12 bytes
-        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
         segment = Fixtures.middleSegment
         segment.offset = 0  // no header: it cannot start the file
-        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
         segment.offset = UInt64.max - 10  // its pieces' lengths would overflow
-        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
         segment = Fixtures.lastSegment
         segment.trailer = [1, 2, 3]
-        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.stitch(segment)))))
-        #expect(Self.decodeError(WireCodec.encode(.stitch(Fixtures.lastSegment))) == nil)
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
+        #expect(Self.decodeError(WireCodec.encodeBytes(.stitch(Fixtures.lastSegment))) == nil)
     }
 
     @Test func aRangeOutsideTheFileIsRefused() {
@@ -95,14 +95,14 @@ struct ReferenceTableTests {
 
     @Test func aPieceLongerThanDeflateCanMakeIsRefused() {
         let result = RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: [PieceReport(crc: 0, rawLength: 100, pieceLength: 100 + 12 + 4096 + 1)])
-        #expect(Self.isMalformed(Self.decodeError(WireCodec.encode(.resultRef(result)))))
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.resultRef(result)))))
         let fine = RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: [PieceReport(crc: 0, rawLength: 100, pieceLength: 100 + 12 + 4096)])
-        #expect(Self.decodeError(WireCodec.encode(.resultRef(fine))) == nil)
+        #expect(Self.decodeError(WireCodec.encodeBytes(.resultRef(fine))) == nil)
     }
 
     @Test func aBlockOverTheSizeLimitIsRefused() {
         let result = RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: [PieceReport(crc: 0, rawLength: ProtocolLimits.maxBlockSize + 1, pieceLength: 1)])
-        guard case .oversized = Self.decodeError(WireCodec.encode(.resultRef(result))) else {
+        guard case .oversized = Self.decodeError(WireCodec.encodeBytes(.resultRef(result))) else {
             Issue.record("a block over the limit was accepted")
             return
         }

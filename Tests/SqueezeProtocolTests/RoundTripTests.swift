@@ -1,4 +1,5 @@
 import SqueezeProtocol
+import SqueezeZMQ
 import Testing
 
 struct RoundTripTests {
@@ -11,7 +12,7 @@ struct RoundTripTests {
         for message in samples {
             #expect(message.type == type)
             for correlation in Self.correlations {
-                let frames = WireCodec.encode(message, correlation: correlation)
+                let frames = WireCodec.encodeBytes(message, correlation: correlation)
                 let decoded = try WireCodec.decode(frames)
                 #expect(decoded == WireEnvelope(message, correlation: correlation))
             }
@@ -21,7 +22,7 @@ struct RoundTripTests {
     @Test(arguments: MessageType.allCases)
     func frameCountsFollowTheType(type: MessageType) {
         for message in Fixtures.messages(of: type) {
-            let frames = WireCodec.encode(message, correlation: 9)
+            let frames = WireCodec.encodeBytes(message, correlation: 9)
             let expected = switch message {
             case .work(let work): 2 + work.blocks.count
             case .result(let result): 2 + result.blocks.count
@@ -47,7 +48,7 @@ struct RoundTripTests {
     @Test func headerLayout() throws {
         let frame = MessageHeader(type: .submit, correlation: 0x1122_3344_5566_7788).encoded()
         #expect(frame == [0x53, 0x51, 0x02, 20, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0])
-        let header = try MessageHeader(decoding: frame)
+        let header = try MessageHeader(decoding: ZMQFrame(frame))
         #expect(header == MessageHeader(type: .submit, correlation: 0x1122_3344_5566_7788))
     }
 
@@ -58,7 +59,7 @@ struct RoundTripTests {
     }
 
     @Test func workLayout() {
-        let frames = WireCodec.encode(.work(Fixtures.multiBlockWork))
+        let frames = WireCodec.encodeBytes(.work(Fixtures.multiBlockWork))
         let entries = Fixtures.multiBlockWork.blocks.map {
             Fixtures.WorkEntry(
                 file: $0.file, index: $0.index, dictionary: UInt32($0.dictionaryLength),
@@ -68,28 +69,28 @@ struct RoundTripTests {
         let table = Fixtures.workTable(job: 7, item: 42, engine: 1, level: 6, entries: entries)
         #expect(table.count == 22 + 17 * entries.count)
         #expect(frames[1] == table)
-        #expect(Array(frames[2...]) == Fixtures.multiBlockWork.blocks.map(\.bytes))
+        #expect(Array(frames[2...]) == Fixtures.multiBlockWork.blocks.map { Array($0.bytes) })
     }
 
     @Test func resultLayout() {
-        let frames = WireCodec.encode(.result(Fixtures.multiBlockResult))
+        let frames = WireCodec.encodeBytes(.result(Fixtures.multiBlockResult))
         let entries = Fixtures.multiBlockResult.blocks.map {
             Fixtures.ResultEntry(crc: $0.crc, raw: UInt32($0.rawLength), compressed: UInt32($0.bytes.count))
         }
         let table = Fixtures.resultTable(job: 7, item: 42, entries: entries)
         #expect(table.count == 20 + 12 * entries.count)
         #expect(frames[1] == table)
-        #expect(Array(frames[2...]) == Fixtures.multiBlockResult.blocks.map(\.bytes))
+        #expect(Array(frames[2...]) == Fixtures.multiBlockResult.blocks.map { Array($0.bytes) })
     }
 
     @Test func jobIDLayout() {
         let bytes: [UInt8] = [0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01]
-        #expect(WireCodec.encode(.cancelJob(0x0102_0304_0506_0708))[1] == bytes)
-        #expect(WireCodec.encode(.cancel(0x0102_0304_0506_0708))[1] == bytes)
+        #expect(WireCodec.encodeBytes(.cancelJob(0x0102_0304_0506_0708))[1] == bytes)
+        #expect(WireCodec.encodeBytes(.cancel(0x0102_0304_0506_0708))[1] == bytes)
     }
 
     @Test func dictionaryAndDataSplitSurvives() throws {
-        let decoded = try WireCodec.decode(WireCodec.encode(.work(Fixtures.multiBlockWork)))
+        let decoded = try WireCodec.decode(WireCodec.encodeBytes(.work(Fixtures.multiBlockWork)))
         guard case .work(let work) = decoded.message else {
             Issue.record("decoded \(decoded.message.type), not work")
             return
@@ -104,14 +105,14 @@ struct RoundTripTests {
         // A block of exactly maxBlockSize with a full dictionary, and a result of that raw size.
         let big = WorkBlock(
             file: 0, index: 0, dictionaryLength: ProtocolLimits.maxDictionarySize, isLast: true,
-            bytes: [UInt8](repeating: 0xA5, count: ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize)
+            bytes: ZMQFrame([UInt8](repeating: 0xA5, count: ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize))
         )
         let work = WireMessage.work(WorkAssignment(jobID: 1, itemID: 1, setting: Fixtures.setting(.isal, 3), blocks: [big]))
-        #expect(try WireCodec.decode(WireCodec.encode(work)).message == work)
+        #expect(try WireCodec.decode(WireCodec.encodeBytes(work)).message == work)
         let result = WireMessage.result(WorkResult(jobID: 1, itemID: 1, blocks: [
             ResultBlock(crc: 1, rawLength: ProtocolLimits.maxBlockSize, bytes: [1, 2, 3]),
         ]))
-        #expect(try WireCodec.decode(WireCodec.encode(result)).message == result)
+        #expect(try WireCodec.decode(WireCodec.encodeBytes(result)).message == result)
     }
 
     @Test func maxBlocksPerItemIsAccepted() throws {
@@ -119,13 +120,13 @@ struct RoundTripTests {
             WorkBlock(file: UInt32($0), index: 0, dictionaryLength: 0, isLast: true, bytes: [UInt8(truncatingIfNeeded: $0)])
         }
         let work = WireMessage.work(WorkAssignment(jobID: 3, itemID: 4, setting: Fixtures.setting(.libdeflate, 9), blocks: blocks))
-        let frames = WireCodec.encode(work)
+        let frames = WireCodec.encodeBytes(work)
         #expect(frames.count == 2 + ProtocolLimits.maxBlocksPerItem)
         #expect(try WireCodec.decode(frames).message == work)
         let result = WireMessage.result(WorkResult(jobID: 3, itemID: 4, blocks: blocks.map {
             ResultBlock(crc: 0, rawLength: 1, bytes: $0.bytes)
         }))
-        #expect(try WireCodec.decode(WireCodec.encode(result)).message == result)
+        #expect(try WireCodec.decode(WireCodec.encodeBytes(result)).message == result)
     }
 
     @Test func unknownJSONKeysAreIgnored() throws {
@@ -135,7 +136,7 @@ struct RoundTripTests {
     }
 
     @Test func decodeAcceptsAnyCollectionOfFrames() throws {
-        let frames = WireCodec.encode(.work(Fixtures.multiBlockWork), correlation: 3)
+        let frames = WireCodec.encodeBytes(.work(Fixtures.multiBlockWork), correlation: 3)
         let slice = frames[...]
         #expect(try WireCodec.decode(slice) == WireEnvelope(.work(Fixtures.multiBlockWork), correlation: 3))
     }

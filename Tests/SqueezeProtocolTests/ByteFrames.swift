@@ -1,0 +1,15 @@
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// The tests build, cut and mutate frames as byte arrays; these convert at the codec's edge.
+extension WireCodec {
+    /// `encode`, as byte arrays.
+    static func encodeBytes(_ message: WireMessage, correlation: UInt64 = 0) -> [[UInt8]] {
+        encode(message, correlation: correlation).map { Array($0) }
+    }
+
+    /// `decode` of frames given as byte arrays.
+    static func decode<Frames: Collection<[UInt8]>>(_ frames: Frames) throws(ProtocolError) -> WireEnvelope {
+        try decode(frames.map { ZMQFrame($0) })
+    }
+}
