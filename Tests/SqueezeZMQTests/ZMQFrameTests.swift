@@ -82,12 +82,7 @@ struct ZMQFrameTests {
         _ = consume message
         _ = consume bytes
         // libzmq calls the free function on its own thread once it is done; wait for it.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while pool.idleBuffers == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(pool.idleBuffers == 1)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(pool.idleBuffers == 1, "given back once")
-        #expect(pool.counts.created == 1)
+        try await Self.expectGivenBackOnce(pool)
         await sender.shutdown()
         await receiver.shutdown()
         context.close()
@@ -118,14 +113,20 @@ struct ZMQFrameTests {
             #expect(pool.idleBuffers == 0, "the failure report still holds the frames")
         }
         // The endpoint's I/O thread may still hold its outbox batch for a moment after it
-        // reported the failure: wait for the last reference to go, then check it came back once.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while pool.idleBuffers == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(pool.idleBuffers == 1)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(pool.idleBuffers == 1, "given back once")
-        #expect(pool.counts.created == 1)
+        // reported the failure: wait for the last reference to go.
+        try await Self.expectGivenBackOnce(pool)
         await router.shutdown()
         context.close()
+    }
+
+    /// Waits (5 s at most) for the pool's only buffer to come back, then checks it came back
+    /// exactly once.
+    private static func expectGivenBackOnce(_ pool: FrameBufferPool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while pool.idleBuffers == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pool.idleBuffers == 1, sourceLocation: sourceLocation)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(pool.idleBuffers == 1, "given back once", sourceLocation: sourceLocation)
+        #expect(pool.counts.created == 1, sourceLocation: sourceLocation)
     }
 }
