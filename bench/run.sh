@@ -147,6 +147,8 @@ cluster() {
     sleep 0.1
   done
   local start end
+  # The rows before wrote to disk: their write-back must not run during this one.
+  sync
   start=$(now)
   touch "$work/marker"
   local cpu_before cpu_after

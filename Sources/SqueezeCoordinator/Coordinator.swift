@@ -700,11 +700,18 @@ public actor Coordinator {
             scheduler.requeue(key, from: peer)
             return false
         }
+        // A block written in place must end where the next one starts.
+        if jobs[key.job]?.placedAttempts.contains(result.attempt) == true, let mismatch = placedLengthMismatch(result, item: key) {
+            countMalformed(ProtocolError.malformed(mismatch), from: peer)
+            scheduler.requeue(key, from: peer)
+            return false
+        }
         // Only the path is kept: a copy of the job held across `hand` would make its in-place
         // updates copy the per-file tables.
         guard let expected = admit(key, from: peer, rawLengths: result.pieces.map { $0.failure == nil ? $0.rawLength : nil }),
               let workspace = jobs[key.job]?.workspace.path else { return false }
         jobs[key.job]?.attempts.removeValue(forKey: key.item)
+        let placed = jobs[key.job]?.placedAttempts.remove(result.attempt) != nil
         var blocks: [PendingBlock?] = []
         var failures: [(Int, String)] = []
         for (position, (ref, piece)) in zip(expected, result.pieces).enumerated() {
@@ -713,14 +720,32 @@ public actor Coordinator {
                 blocks.append(nil)
                 continue
             }
-            blocks.append(.piece(PieceBlock(
+            var block = PieceBlock(
                 path: JobWorkspace.piecePath(in: workspace, item: key.item, attempt: result.attempt, position: position),
                 crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength,
-                item: key.item, attempt: result.attempt, position: position)))
+                item: key.item, attempt: result.attempt, position: position)
+            if placed, let open = jobs[key.job]?.open[ref.file], let placement = open.placement {
+                block.path = JobWorkspace.stitchPath(in: workspace, file: ref.file, attempt: placement.output)
+                block.offset = placement.offset(of: ref.index, in: open.plan.layout)
+                block.placed = true
+            }
+            blocks.append(.piece(block))
         }
         hand(key, expected: expected, blocks: blocks)
         for (file, reason) in failures { fileFailed(FileKey(job: key.job, file: file), reason: reason) }
         return true
+    }
+
+    /// Why an answer's blocks written in place cannot be right (a length other than planned), or nil.
+    private func placedLengthMismatch(_ result: RefResult, item key: ItemKey) -> String? {
+        guard let job = jobs[key.job], let sent = job.sentBlocks[key.item] ?? job.items[key.item]?.blocks else { return nil }
+        for (ref, piece) in zip(sent, result.pieces) where piece.failure == nil {
+            guard let layout = job.open[ref.file]?.plan.layout, layout.count > ref.index else { continue }
+            let range = layout.range(of: ref.index)
+            let planned = StoredBlocks.encodedLength(rawLength: Int(range.upperBound - range.lowerBound), isLast: layout.isLast(ref.index))
+            if piece.pieceLength != UInt64(planned) { return "block written in place is \(piece.pieceLength) bytes, \(planned) planned" }
+        }
+        return nil
     }
 
     /// The checks every answer passes: the first for its item, from its assignee, for a
@@ -782,7 +807,12 @@ public actor Coordinator {
         // and one progress report for the item's consecutive blocks, not one per block.
         var received: [(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])] = []
         for (ref, block) in zip(expected, blocks) {
-            guard let block, let open = job.open[ref.file] else { continue }
+            guard let block, var open = job.open[ref.file] else { continue }
+            if case .piece(let piece) = block, open.placement != nil, !piece.placed, !open.joinedByWriter {
+                // Not where the placed output expects it: a writer joins the file instead.
+                joinInWriter(ref.file, of: &job)
+                open.joinedByWriter = true
+            }
             let file = open.plan
             switch block {
             case .bytes(let bytes):
@@ -804,6 +834,7 @@ public actor Coordinator {
             case .piece(let piece):
                 // In place: copying the list for each block would make a big file quadratic.
                 job.stitchPieces[ref.file, default: Array(repeating: nil, count: file.layout.count)][ref.index] = piece
+                if piece.placed { job.open[ref.file]?.placement?.blocksIn += 1 }
                 job.bytesDone += UInt64(piece.rawLength)
                 job.open[ref.file]?.written += UInt64(piece.rawLength)
                 job.inProgress.insert(ref.file)
@@ -859,6 +890,18 @@ public actor Coordinator {
         guard job.state == .running, let open = job.open[key.file], !open.joinedByWriter,
               let pieces = job.stitchPieces[key.file] else { return }
         let file = open.plan
+        if let placement = open.placement {
+            // Written in place: once every block is in, the output only lacks its header and trailer.
+            guard placement.blocksIn == file.layout.count else { return }
+            var checksum = MemberChecksum()
+            for case let piece? in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
+            let end = placement.end(of: file.layout)
+            job.stitchPieces.removeValue(forKey: key.file)
+            writer(for: key)?.yield(.placed(
+                spec(of: file, in: job), output: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: placement.output),
+                end: end, trailer: checksum.trailer.encoded()))
+            return
+        }
         var stitch = job.stitching[key.file]
         while stitch?.lastSent != true {
             let first = stitch?.sentPieces ?? 0
@@ -1144,20 +1187,48 @@ public actor Coordinator {
         let attempt = nextAttempt
         nextAttempt += 1
         job.attempts[key.item, default: [:]][assignment.worker] = attempt
+        let placed = place(key.item, blocks: refs, in: &job)
+        if placed { job.placedAttempts.insert(attempt) }
         let blocks = refs.compactMap { ref -> RefBlock? in
-            guard let file = job.open[ref.file]?.plan else { return nil }
+            guard let open = job.open[ref.file] else { return nil }
+            let file = open.plan
             let range = file.layout.range(of: ref.index)
-            let dictionary = file.layout.dictionaryRange(of: ref.index)
+            let dictionary = Self.dictionaryRange(of: ref.index, in: file, setting: job.setting)
             return RefBlock(
                 file: UInt32(ref.file), index: UInt32(ref.index), path: job.sourcePath(of: file).bytes, offset: dictionary.lowerBound,
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound), dataLength: Int(range.upperBound - range.lowerBound),
                 isLast: file.layout.isLast(ref.index), size: file.stamp.size, modifiedSeconds: file.stamp.modifiedSeconds,
                 modifiedNanoseconds: file.stamp.modifiedNanoseconds, inode: file.stamp.inode, permissions: file.stamp.permissions,
-                header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil)
+                header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil,
+                placement: placed ? open.placement.map { RefPlacement(attempt: $0.output, offset: $0.offset(of: ref.index, in: file.layout)) } : nil)
         }
         return RefAssignment(
             jobID: key.job, itemID: key.item, attempt: attempt, setting: job.setting, workspace: job.workspace.path.bytes,
             syncPieces: !worker.sharesKernel, blocks: blocks)
+    }
+
+    /// Whether item `item` (blocks of one file) is written in place: the file is placed, and
+    /// no dispatch of this item went out before, which might still be writing. A second
+    /// dispatch breaks the file's placement: a writer joins it from here on (`Placement`).
+    private func place(_ item: UInt64, blocks: [BlockRef], in job: inout JobRecord) -> Bool {
+        guard let index = blocks.first?.file, blocks.allSatisfy({ $0.file == index }),
+              let open = job.open[index], !open.joinedByWriter,
+              Placement.applies(to: open.plan.layout, setting: job.setting) else { return false }
+        var placement = open.placement ?? Placement(output: nextAttempt, headerLength: header(of: open.plan, in: job).encoded().count)
+        if open.placement == nil { nextAttempt += 1 }
+        let placed = placement.admit(item: item)
+        job.open[index]?.placement = placement
+        if placement.broken { joinInWriter(index, of: &job) }
+        return placed
+    }
+
+    /// The bytes before block `index` that prime it: none for an engine without a dictionary.
+    private static func dictionaryRange(of index: Int, in file: PlannedFile, setting: EngineSetting) -> Range<UInt64> {
+        guard setting.engine.usesDictionary else {
+            let start = file.layout.range(of: index).lowerBound
+            return start..<start
+        }
+        return file.layout.dictionaryRange(of: index)
     }
 
     /// What a reader must load for an assignment: the item's blocks whose files have not
@@ -1174,7 +1245,7 @@ public actor Coordinator {
         for ref in refs {
             guard let file = job.open[ref.file]?.plan else { continue }
             let range = file.layout.range(of: ref.index)
-            let dictionary = file.layout.dictionaryRange(of: ref.index)
+            let dictionary = Self.dictionaryRange(of: ref.index, in: file, setting: job.setting)
             blocks.append(DispatchBlock(
                 ref: ref, path: job.sourcePath(of: file), stamp: file.stamp,
                 readRange: dictionary.lowerBound..<range.upperBound,

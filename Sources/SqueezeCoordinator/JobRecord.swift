@@ -57,6 +57,8 @@ struct JobRecord {
     /// attempt the scheduler accepts is read; every other attempt's pieces are left for the
     /// workspace's removal (fencing).
     var attempts: [UInt64: [[UInt8]: UInt64]] = [:]
+    /// Attempts that write their blocks in place (`Placement`); taken out when accepted.
+    var placedAttempts: Set<UInt64> = []
     /// Pieces of multi-block files, by block index, as they come in: a worker joins them in
     /// segments (or, failing that, a writer joins them) and they are kept until the file is
     /// adopted, for a stitch that must start again.

@@ -12,4 +12,7 @@ struct OpenFile: Sendable {
     var written: UInt64 = 0
     /// A writer joins its pieces: some block came from a remote worker, or no worker could stitch it.
     var joinedByWriter = false
+    /// Blocks written in place by shared-storage workers (`stored` files only); nil until the
+    /// first such dispatch.
+    var placement: Placement?
 }

@@ -77,6 +77,12 @@ struct OutputWriter {
                 return [outcome] + (await flush())
             }
             return [outcome]
+        case .placed(let spec, let output, let end, let trailer):
+            let outcome = await finishPlaced(output, end: end, trailer: trailer, spec: spec)
+            if sealed.count >= Self.batchFiles {
+                return [outcome] + (await flush())
+            }
+            return [outcome]
         case .blocks, .piece:
             let (spec, blocks): (OutputSpec, [(Int, PendingBlock)]) = switch command {
             case .blocks(let spec, let blocks): (spec, blocks.map { ($0.index, .bytes($0.block)) })
@@ -104,6 +110,21 @@ struct OutputWriter {
         }
         return .success(Progress(key: spec.key, rawBytes: UInt64(piece.rawLength), outputBytes: piece.length,
                                  outputTotal: piece.length, finished: false, blocks: 0..<1))
+    }
+
+    /// An output whose blocks workers wrote in place: its header and trailer written, it is
+    /// taken over as the temporary like a member. No block is copied.
+    private mutating func finishPlaced(_ output: BytePath, end: UInt64, trailer: [UInt8], spec: OutputSpec) async -> Result<Progress, WriteFailure> {
+        let header = spec.header.encoded()
+        do {
+            try await pool.run {
+                try PieceFile.finishPlaced(output, header: header, end: end, trailer: trailer, member: spec.stamp)
+            }
+        } catch {
+            return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+        }
+        let length = end + UInt64(trailer.count)
+        return await adopt(PieceBlock(path: output, crc: 0, rawLength: 0, length: length, item: 0, attempt: 0, position: 0), spec: spec)
     }
 
     private mutating func append(_ blocks: [(Int, PendingBlock)], spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
@@ -139,7 +160,7 @@ struct OutputWriter {
                         switch chunk {
                         // Straight from the received frame: libzmq's message is the only copy.
                         case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
-                        case .piece(let piece): try file.append(piece: piece.path, length: piece.length)
+                        case .piece(let piece): try file.append(piece: piece.path, from: piece.placed ? piece.offset : nil, length: piece.length)
                         }
                     }
                     try file.write([trailer])

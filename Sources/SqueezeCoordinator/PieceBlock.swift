@@ -16,4 +16,9 @@ struct PieceBlock: Sendable {
     var attempt: UInt64
     /// The block's position in the item.
     var position: Int
+    /// Where the block starts in `path`: nonzero for a block written in place into its
+    /// file's output, which holds other blocks too and is not removed once copied.
+    var offset: UInt64 = 0
+    /// Written in place in its file's output rather than as a piece of its own.
+    var placed = false
 }

@@ -13,6 +13,9 @@ enum WriterCommand: Sendable {
     /// A whole `.gz` a shared-storage worker wrote (a one-block file, or a file it stitched):
     /// taken over and renamed into place, not copied.
     case member(OutputSpec, PieceBlock)
+    /// A file's output whose blocks shared-storage workers wrote in place, up to `end`: the
+    /// header and trailer are written, then it is taken over like a member.
+    case placed(OutputSpec, output: BytePath, end: UInt64, trailer: [UInt8])
     /// Remove a finished job's workspace (after its other commands).
     case removeWorkspace(UInt64, JobWorkspace)
     /// Drop a file's temporary and buffered blocks (it failed).

@@ -109,19 +109,20 @@ public final class AtomicOutputFile: Sendable {
     }
 
     /// Appends the piece file at `piece`, which must hold exactly `length` bytes, and removes
-    /// it. The kernel copies (`copy_file_range`; extents are shared where the file system can),
+    /// it; or, given `range`, the `length` bytes from there of a file that holds other blocks
+    /// too (a placed output), which is kept. The kernel copies (`copy_file_range`; extents are shared where the file system can),
     /// falling back to read and write where it cannot.
-    public func append(piece: BytePath, length: UInt64) throws {
+    public func append(piece: BytePath, from range: UInt64? = nil, length: UInt64) throws {
         let fd = try fd("append")
         let source = piece.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard source >= 0 else { throw FileSystemError.last("open piece", finalPath.display) }
         defer {
             close(source)
-            _ = piece.withCString { unlink($0) }
+            if range == nil { _ = piece.withCString { unlink($0) } }
         }
         let start = lseek(fd, 0, SEEK_CUR)
         guard start >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
-        try RangeCopier.copy(from: source, length: length, to: fd, at: UInt64(start), path: finalPath.display)
+        try RangeCopier.copy(from: source, start: range, length: length, to: fd, at: UInt64(start), path: finalPath.display)
         guard lseek(fd, off_t(start) + off_t(length), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
     }
 

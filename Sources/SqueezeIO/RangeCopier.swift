@@ -5,20 +5,24 @@ import Glibc
 /// extents are shared where the file system can), falling back to read and write where the
 /// kernel cannot. Blocking.
 enum RangeCopier {
-    /// Copies all `length` bytes of `source` (from its start) to `destination` at `offset`.
-    /// The source must hold exactly `length` bytes; `path` names the output in errors.
-    static func copy(from source: Int32, length: UInt64, to destination: Int32, at offset: UInt64, path: String) throws {
+    /// Copies `length` bytes of `source` from `start` to `destination` at `offset`. A whole
+    /// piece (`start` nil) must hold exactly `length` bytes; a range must lie inside the
+    /// source. `path` names the output in errors.
+    static func copy(from source: Int32, start: UInt64? = nil, length: UInt64, to destination: Int32, at offset: UInt64, path: String) throws {
         var info = stat()
         guard fstat(source, &info) == 0 else { throw FileSystemError.last("stat piece", path) }
-        guard info.st_mode & S_IFMT == S_IFREG, UInt64(max(0, info.st_size)) == length else {
+        let size = UInt64(max(0, info.st_size))
+        let fits = start.map { $0 <= size && length <= size - $0 } ?? (size == length)
+        guard info.st_mode & S_IFMT == S_IFREG, fits else {
             throw FileSystemError(operation: "append piece", path: path, errno: 0,
-                                  detail: "the worker's piece is \(info.st_size) bytes, it reported \(length)")
+                                  detail: "the worker's piece is \(info.st_size) bytes, it reported \(length) from \(start ?? 0)")
         }
+        let from = start ?? 0
         var done: UInt64 = 0
         var kernelCopies = true
         while done < length {
             if kernelCopies {
-                let copied = squeeze_copy_file_range(source, Int64(done), destination, Int64(offset + done), UInt(length - done))
+                let copied = squeeze_copy_file_range(source, Int64(from + done), destination, Int64(offset + done), UInt(length - done))
                 if copied > 0 {
                     done += UInt64(copied)
                     continue
@@ -31,7 +35,7 @@ enum RangeCopier {
                 if copied == 0 { throw FileSystemError(operation: "append piece", path: path, errno: 0, detail: "piece shrank") }
                 throw FileSystemError.last("copy_file_range", path)
             }
-            let chunk = try readFully(source, offset: done, count: Int(min(length - done, 1 << 20)), path: path)
+            let chunk = try readFully(source, offset: from + done, count: Int(min(length - done, 1 << 20)), path: path)
             try chunk.withUnsafeBytes { raw in
                 var written = 0
                 while written < raw.count {

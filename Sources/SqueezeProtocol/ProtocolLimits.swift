@@ -14,6 +14,9 @@ public enum ProtocolLimits {
     public static let maxPathBytes = 4096
     /// Longest gzip header a reference may ask a worker to write (FNAME is at most 255 bytes).
     public static let maxHeaderBytes = 512
+    /// Largest offset at which a block is written in place (1 PiB): beyond any real file,
+    /// and far from `UInt64.max`, so adding a block's length cannot overflow.
+    public static let maxPlacementOffset: UInt64 = 1 << 50
     /// Largest JSON control body.
     public static let maxControlBody = 8 << 20
     /// Largest whole message accepted on a socket: a full item of maximum blocks, plus slack

@@ -29,11 +29,15 @@ public struct RefBlock: Sendable, Equatable {
     /// the trailer after it, so the piece is the finished `.gz` (mode and mtime set). Nil for a
     /// block of a larger file: the piece is raw deflate, stitched by the coordinator.
     public var header: [UInt8]?
+    /// For a block of a larger file whose length is known in advance: where to write it in
+    /// the file's output instead of a piece. Never together with `header`.
+    public var placement: RefPlacement?
 
     /// Creates a block reference.
     public init(
         file: UInt32, index: UInt32, path: [UInt8], offset: UInt64, dictionaryLength: Int, dataLength: Int, isLast: Bool,
-        size: UInt64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, inode: UInt64, permissions: UInt32, header: [UInt8]?
+        size: UInt64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, inode: UInt64, permissions: UInt32, header: [UInt8]?,
+        placement: RefPlacement? = nil
     ) {
         self.file = file
         self.index = index
@@ -48,5 +52,6 @@ public struct RefBlock: Sendable, Equatable {
         self.inode = inode
         self.permissions = permissions
         self.header = header
+        self.placement = placement
     }
 }

@@ -19,7 +19,7 @@ extension WireCodec {
             writer.write(block.offset)
             writer.write(UInt32(block.dictionaryLength))
             writer.write(UInt32(block.dataLength))
-            writer.write(UInt8((block.isLast ? 1 : 0) | (block.header != nil ? 2 : 0)))
+            writer.write(UInt8((block.isLast ? 1 : 0) | (block.header != nil ? 2 : 0) | (block.placement != nil ? 4 : 0)))
             writer.write(block.size)
             writer.write(block.modifiedSeconds)
             writer.write(block.modifiedNanoseconds)
@@ -27,6 +27,10 @@ extension WireCodec {
             writer.write(block.permissions)
             writeBytes(block.path, to: &writer)
             writeBytes(block.header ?? [], to: &writer)
+            if let placement = block.placement {
+                writer.write(placement.attempt)
+                writer.write(placement.offset)
+            }
         }
         return writer.bytes
     }
@@ -96,22 +100,31 @@ extension WireCodec {
             let permissions = try reader.read(UInt32.self, "permissions")
             let source = try path(&reader, "source path")
             let header = try readBytes(&reader, limit: ProtocolLimits.maxHeaderBytes, "header")
+            var placement: RefPlacement?
+            if blockFlags & 4 != 0 {
+                let output = try reader.read(UInt64.self, "placement attempt")
+                let at = try reader.read(UInt64.self, "placement offset")
+                // Past every header, and far from where a sum with a block's length could overflow.
+                guard (1...ProtocolLimits.maxPlacementOffset).contains(at) else { throw .malformed("placement offset \(at)") }
+                placement = RefPlacement(attempt: output, offset: at)
+            }
             guard dictionary <= ProtocolLimits.maxDictionarySize else {
                 throw .oversized("dictionary", size: dictionary, limit: ProtocolLimits.maxDictionarySize)
             }
             guard data <= ProtocolLimits.maxBlockSize else { throw .oversized("block", size: data, limit: ProtocolLimits.maxBlockSize) }
-            guard blockFlags <= 3 else { throw .malformed("block flags \(blockFlags)") }
+            guard blockFlags <= 7 else { throw .malformed("block flags \(blockFlags)") }
             // Checked here so that no later sum can overflow: the read must lie inside the file.
             guard offset <= size, UInt64(dictionary + data) <= size - offset else {
                 throw .malformed("block range \(offset)+\(dictionary + data) outside a file of \(size) bytes")
             }
             let member = blockFlags & 2 != 0
             guard member == !header.isEmpty else { throw .malformed("member flag and header disagree") }
+            guard !(member && placement != nil) else { throw .malformed("a whole member is not placed") }
             guard (0...999_999_999).contains(nanoseconds) else { throw .malformed("mtime nanoseconds \(nanoseconds)") }
             blocks.append(RefBlock(
                 file: file, index: index, path: source, offset: offset, dictionaryLength: dictionary, dataLength: data,
                 isLast: blockFlags & 1 != 0, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds,
-                inode: inode, permissions: permissions & 0o7777, header: member ? header : nil))
+                inode: inode, permissions: permissions & 0o7777, header: member ? header : nil, placement: placement))
         }
         try reader.expectEnd("workRef table")
         return RefAssignment(jobID: job, itemID: item, attempt: attempt, setting: setting, workspace: workspace, syncPieces: flags == 1, blocks: blocks)

@@ -55,6 +55,11 @@ struct ItemCompressor {
                 pieces.append(PieceReport(failure: error.reason))
                 continue
             }
+            if let placement = block.placement {
+                pieces.append(try place(bytes, dictionaryLength: block.dictionaryLength, isLast: block.isLast, at: placement,
+                                        file: Int(block.file), of: item, with: compressor))
+                continue
+            }
             let compressed = try bytes.withUnsafeBytes { raw in
                 try compressor.compress(
                     UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
@@ -71,5 +76,39 @@ struct ItemCompressor {
                 crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(chunks.reduce(0) { $0 + $1.count })))
         }
         return RefResult(jobID: item.jobID, itemID: item.itemID, attempt: item.attempt, pieces: pieces)
+    }
+
+    /// Writes a block straight into its file's output at the offset the coordinator gave.
+    /// Stored blocks go out from the read buffer itself, framed by `pwritev`: no copy.
+    private func place(
+        _ bytes: [UInt8], dictionaryLength: Int, isLast: Bool, at placement: RefPlacement, file: Int, of item: RefAssignment,
+        with compressor: BlockCompressor
+    ) throws -> PieceReport {
+        let path = JobWorkspace.stitchPath(in: BytePath(bytes: item.workspace), file: file, attempt: placement.attempt)
+        return try bytes.withUnsafeBytes { raw in
+            let data = UnsafeRawBufferPointer(rebasing: raw[dictionaryLength...])
+            guard item.setting.engine == .stored else {
+                let compressed = try compressor.compress(
+                    data, dictionary: UnsafeRawBufferPointer(rebasing: raw[..<dictionaryLength]), isLast: isLast)
+                try compressed.bytes.withUnsafeBytes { out in
+                    try PieceFile.place(path, at: placement.offset, chunks: [out], sync: item.syncPieces)
+                }
+                return PieceReport(crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(compressed.bytes.count))
+            }
+            let segments = StoredBlocks.segments(rawLength: data.count, isLast: isLast)
+            let headers = segments.flatMap(\.header)
+            try headers.withUnsafeBytes { framing in
+                var chunks: [UnsafeRawBufferPointer] = []
+                chunks.reserveCapacity(segments.count * 2)
+                for (number, segment) in segments.enumerated() {
+                    let start = number * StoredBlocks.headerLength
+                    chunks.append(UnsafeRawBufferPointer(rebasing: framing[start..<start + StoredBlocks.headerLength]))
+                    chunks.append(UnsafeRawBufferPointer(rebasing: data[segment.range]))
+                }
+                try PieceFile.place(path, at: placement.offset, chunks: chunks, sync: item.syncPieces)
+            }
+            return PieceReport(crc: CRC32.checksum(data), rawLength: data.count,
+                               pieceLength: UInt64(StoredBlocks.encodedLength(rawLength: data.count, isLast: isLast)))
+        }
     }
 }

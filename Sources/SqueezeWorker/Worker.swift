@@ -268,8 +268,10 @@ public final class Worker: Sendable {
             do {
                 let job = item.jobID
                 let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
+                let delay = configuration.itemDelayForTesting.map { UInt32(clamping: $0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
                 let answer: WireMessage? = try await compressionPool.run {
-                    switch item {
+                    if let delay { usleep(delay) }
+                    return switch item {
                     case .payload(let work): try compressor.compress(work, shouldStop: stop).map(WireMessage.result)
                     case .reference(let work): try compressor.compress(work, shouldStop: stop).map(WireMessage.resultRef)
                     }

@@ -25,6 +25,8 @@ public struct WorkerConfiguration: Sendable {
     /// How it gets at a job's files: probed per job (`auto`), read and written directly
     /// (`shared`), or carried in messages (`remote`).
     public var storage: StorageMode = .auto
+    /// How long each item waits before it is read (tests: a slow worker caught holding one).
+    public var itemDelayForTesting: Duration?
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(

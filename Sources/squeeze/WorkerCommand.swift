@@ -29,11 +29,14 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Answer health checks (squeeze health) here, e.g. tcp://127.0.0.1:5557.")
     var health: String?
 
-    @Option(help: "Engines to offer, comma-separated (default: zlib,libdeflate,isal). Jobs using another engine are not sent here.")
+    @Option(help: "Engines to offer, comma-separated (default: zlib,libdeflate,isal,stored). Jobs using another engine are not sent here.")
     var engines: String?
 
     @Option(help: "How to reach a job's files: auto (probe each job: read and write them directly when they are visible at the coordinator's paths), shared, or remote (blocks travel in messages).")
     var storage: StorageMode = .auto
+
+    @Option(help: .hidden)
+    var testItemDelay: Interval?
 
     func validate() throws {
         if let id, WorkerHello(workerID: id, host: "-", slots: 1, pid: 0).defect != nil {
@@ -72,6 +75,7 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.healthEndpoint = health
             settings.engines = offered
             settings.storage = storage
+            settings.itemDelayForTesting = testItemDelay?.duration
             let worker = Worker(configuration: settings, context: context, logger: logger)
             logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
             try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)

@@ -233,8 +233,49 @@ struct ClusterTests {
         #expect(try cluster.status().malformedMessages == 0)
     }
 
-    @Test("shared-storage, remote and mixed clusters write the same bytes as embedded mode; only remote blocks pass through the coordinator")
-    func storageModes() throws {
+    @Test("level 0, blocks written in place: a worker stopped holding one is declared dead, the file is joined afresh, and its late write after SIGCONT reaches no output")
+    func placedWorkerStopped() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 2, bytesPerFile: 16 << 20)
+        let options = ["--level", "0", "--block-size", "256K", "--json"]
+        let reference = try SqueezeBinary.run(["compress", tree.path("data/src"), "-o", tree.path("data/reference")] + options)
+        try #require(reference.status == 0, "\(reference.stderr)")
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: ["--heartbeat", "500ms"])
+        // It holds each item 3 s before reading it: stopped while holding its first, it writes late once resumed.
+        let victim = try cluster.addWorker(id: "victim", arguments: ["--storage", "shared", "--test-item-delay", "3s"])
+        try #require(cluster.waitForWorkers(1))
+        _ = try cluster.addWorker(id: "fast", arguments: ["--storage", "shared"])
+        try #require(cluster.waitForWorkers(2))
+        let submit = try cluster.submit("submit", ["src", "-o", "out"] + options)
+        let holding = Poll.until(timeout: 20, every: 0.05) {
+            (try? cluster.status().workers.first { $0.workerID == "victim" }?.busy ?? 0) ?? 0 >= 1
+        }
+        try #require(holding, "the slow worker never got an item")
+        victim.signal(SIGSTOP)
+        #expect(cluster.waitForWorkers(1, timeout: 30), "the stopped worker was not declared dead")
+        victim.signal(SIGCONT)
+        #expect(submit.wait(timeout: 120) == 0, "\(submit.stderr)")
+        let summary = try #require(JobEvents.finished(submit.stdout))
+        #expect(summary["state"] as? String == "completed")
+        #expect((summary["filesJoinedByCoordinator"] as? Int ?? 0) >= 1, "the file whose item was taken back was not joined afresh")
+        let destination = tree.path("data/out")
+        let same = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/diff"), ["-r", tree.path("data/reference"), destination])
+        #expect(same.status == 0, "the outputs differ from embedded mode's: \(same.stdout)")
+        let before = try TreeCheck.fingerprints(destination)
+
+        // The resumed worker finishes its stale item: the write goes nowhere that is published or kept.
+        let idle = Poll.until(timeout: 30, every: 0.2) {
+            (try? cluster.status().workers.first { $0.workerID == "victim" }.map { $0.busy == 0 }) ?? false
+        }
+        #expect(idle, "the resumed worker did not come back idle")
+        #expect(try TreeCheck.fingerprints(destination) == before, "an output changed after the job")
+        #expect(TreeCheck.temporaries(under: destination).isEmpty)
+    }
+
+    /// Level 6 stitches multi-block files; level 0 (stored) has workers write their blocks in place.
+    @Test("shared-storage, remote and mixed clusters write the same bytes as embedded mode; only remote blocks pass through the coordinator",
+          arguments: ["6", "0"])
+    func storageModes(level: String) throws {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src/big"), files: 6, bytesPerFile: 3 << 20)
         // 48 blocks: items of three blocks each, stitched in several segments.
@@ -242,7 +283,7 @@ struct ClusterTests {
         var data = TestData(seed: 11)
         for index in 0..<40 { try tree.write("data/src/small/f\(index).txt", data.text(500 + index * 97)) }
         try tree.write("data/src/empty", [])
-        let options = ["--block-size", "256K", "--json"]
+        let options = ["--block-size", "256K", "--json", "--level", level]
         let reference = try SqueezeBinary.run(["compress", tree.path("data/src"), "-o", tree.path("data/reference"), "--storage", "remote"] + options)
         #expect(reference.status == 0, "\(reference.stderr)")
         let total = try #require(JobEvents.finished(reference.stdout)?["bytesIn"] as? Int)
@@ -263,7 +304,7 @@ struct ClusterTests {
         let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2, coordinatorArguments: segments)
         let sharedRun = try run("out-shared", on: shared)
         #expect(sharedRun.relayed == 0, "blocks passed through the coordinator in shared mode")
-        #expect(sharedRun.joined == 0, "the coordinator joined files that shared-storage workers should have stitched")
+        #expect(sharedRun.joined == 0, "the coordinator joined files that shared-storage workers should have stitched or placed")
         #expect(try shared.status().workers.allSatisfy { $0.storage == "auto" && $0.itemsDone > 0 })
 
         let mixed = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: segments)

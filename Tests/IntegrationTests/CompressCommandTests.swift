@@ -129,7 +129,7 @@ struct CompressCommandTests {
         #expect(level.stderr == "squeeze: --level 12: must be 0-9\n")
         let engine = try SqueezeBinary.run(["compress", tree.path("src"), "--engine", "zstd"])
         #expect(engine.status == 1)
-        #expect(engine.stderr == "squeeze: --engine \"zstd\": unknown engine (choose one of zlib, libdeflate, isal)\n")
+        #expect(engine.stderr == "squeeze: --engine \"zstd\": unknown engine (choose one of zlib, libdeflate, isal, stored)\n")
         #expect(!FileManager.default.fileExists(atPath: tree.path("src.squeezed")))
         // A size whose multiplication overflows is a usage error, not a trap.
         let huge = try SqueezeBinary.run(["compress", tree.path("src"), "--block-size", "99999999999999999G"])

@@ -6,20 +6,25 @@ enum EngineCase: String, CaseIterable, Sendable, CustomStringConvertible {
     case zlib0, zlib1, zlib6, zlib9
     case libdeflate0, libdeflate1, libdeflate6, libdeflate12
     case isal0, isal1, isal3
+    case stored0
 
     var description: String { rawValue }
 
     /// One setting of each engine, for the heavier tests.
     static let representative: [EngineCase] = [.zlib6, .libdeflate6, .isal3]
 
-    /// Settings whose engine takes the dictionary (libdeflate ignores it).
-    var usesDictionary: Bool { engine != .libdeflate }
+    /// Settings whose engine takes the dictionary (libdeflate ignores it; stored references nothing).
+    var usesDictionary: Bool { engine.usesDictionary }
+
+    /// Settings that end a non-final block with a sync flush (stored blocks end byte-aligned as they are).
+    var endsWithSyncMarker: Bool { engine != .stored }
 
     var engine: CompressionEngine {
         switch self {
         case .zlib0, .zlib1, .zlib6, .zlib9: .zlib
         case .libdeflate0, .libdeflate1, .libdeflate6, .libdeflate12: .libdeflate
         case .isal0, .isal1, .isal3: .isal
+        case .stored0: .stored
         }
     }
 

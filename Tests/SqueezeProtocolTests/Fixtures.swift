@@ -101,6 +101,9 @@ enum Fixtures {
                      header: [0x1F, 0x8B, 8, 8, 0, 0, 0, 0, 0, 3, 0x61, 0]),
             RefBlock(file: 2, index: 0, path: Array("/e".utf8), offset: 0, dictionaryLength: 0, dataLength: 0, isLast: true,
                      size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 1, permissions: 0, header: [0x1F]),
+            RefBlock(file: 3, index: 5, path: Array("/data/stored.bin".utf8), offset: 5 * 65_536, dictionaryLength: 0,
+                     dataLength: 65_536, isLast: false, size: 1 << 20, modifiedSeconds: 1, modifiedNanoseconds: 2, inode: 3,
+                     permissions: 0o600, header: nil, placement: RefPlacement(attempt: 10, offset: 12 + 5 * 65_546)),
         ])
     static let emptyRefWork = RefAssignment(jobID: 0, itemID: 0, attempt: 0, setting: setting(.zlib, 0), workspace: Array("/".utf8), syncPieces: false, blocks: [])
     static let stitch = StitchRequest(

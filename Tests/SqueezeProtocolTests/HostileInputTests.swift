@@ -177,7 +177,7 @@ struct HostileInputTests {
         }
     }
 
-    @Test(arguments: [(UInt8(0), "zlib", 9), (1, "libdeflate", 12), (2, "isal", 3)])
+    @Test(arguments: [(UInt8(0), "zlib", 9), (1, "libdeflate", 12), (2, "isal", 3), (3, "stored", 0)])
     func levelOutsideTheEnginesRange(engine: UInt8, name: String, top: Int) {
         for level in [UInt8(top + 1), UInt8(top + 2), 0x80, 0xFF] {
             let table = Fixtures.workTable(engine: engine, level: level, entries: [Fixtures.WorkEntry(data: 1)])
@@ -190,7 +190,7 @@ struct HostileInputTests {
     }
 
     @Test func unknownEngine() {
-        for engine: UInt8 in [3, 4, 0x80, 0xFF] {
+        for engine: UInt8 in [4, 5, 0x80, 0xFF] {
             let table = Fixtures.workTable(engine: engine, level: 1, entries: [Fixtures.WorkEntry(data: 1)])
             #expect(decodeError([Fixtures.header(.work), table, [0]]) == .malformed("unknown engine \(engine)"))
         }

@@ -88,6 +88,24 @@ struct ReferenceTableTests {
         }
     }
 
+    @Test func aPlacementMustBePastTheStartAndWithinTheLimitAndNotForAWholeMember() {
+        func placed(at offset: UInt64, header: [UInt8]? = nil) -> [[UInt8]] {
+            var block = Self.block(header: header)
+            block.placement = RefPlacement(attempt: 4, offset: offset)
+            return Self.work([block])
+        }
+        #expect(Self.isMalformed(Self.decodeError(placed(at: 0))))
+        #expect(Self.isMalformed(Self.decodeError(placed(at: ProtocolLimits.maxPlacementOffset + 1))))
+        #expect(Self.isMalformed(Self.decodeError(placed(at: 10, header: [0x1F, 0x8B]))))
+        #expect(Self.decodeError(placed(at: ProtocolLimits.maxPlacementOffset)) == nil)
+        var flags = placed(at: 10)
+        // The block flags byte sits after the fixed fields: setting an unknown bit is refused.
+        let flagsIndex = 8 + 8 + 8 + 1 + 1 + 1 + 4 + 2 + 4 + 4 + 4 + 8 + 4 + 4
+        #expect(flags[1][flagsIndex] == 5)
+        flags[1][flagsIndex] = 13
+        #expect(Self.isMalformed(Self.decodeError(flags)))
+    }
+
     @Test func badNanosecondsAreRefused() {
         #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(nanoseconds: 1_000_000_000)]))))
         #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(nanoseconds: -1)]))))

@@ -19,6 +19,7 @@ public final class BlockCompressor {
         case .zlib: encoder = try ZlibEncoder(level: setting.level)
         case .libdeflate: encoder = try LibdeflateEncoder(level: setting.level)
         case .isal: encoder = try ISALEncoder(level: setting.level)
+        case .stored: encoder = StoredEncoder()
         }
     }
 

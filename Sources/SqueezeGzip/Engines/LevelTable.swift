@@ -6,12 +6,12 @@
 ///
 /// | level | setting | why |
 /// | --- | --- | --- |
-/// | 0 | zlib -0 | stored blocks only, like `pigz -0` |
+/// | 0 | stored | stored blocks only, like `pigz -0`; sizes known in advance |
 /// | 1 | isal -3 | 2–3× libdeflate -1's speed, still smaller than gzip -1 |
 /// | 2–9 | libdeflate -N | 2–4× zlib's speed at 0.5–3% below gzip -N |
 ///
 /// A forced engine takes the level on its own scale: zlib and libdeflate level N, ISA-L
-/// level min(N, 3). Forcing gives up the size promise where the engine cannot keep it.
+/// level min(N, 3), stored level 0. Forcing gives up the size promise where the engine cannot keep it.
 public enum LevelTable {
     /// The levels users choose from.
     public static let levels = 0...9
@@ -26,9 +26,10 @@ public enum LevelTable {
         case .zlib?: return try EngineSetting(engine: .zlib, level: level)
         case .libdeflate?: return try EngineSetting(engine: .libdeflate, level: level)
         case .isal?: return try EngineSetting(engine: .isal, level: min(level, 3))
+        case .stored?: return try EngineSetting(engine: .stored, level: 0)
         case nil:
             switch level {
-            case 0: return try EngineSetting(engine: .zlib, level: 0)
+            case 0: return try EngineSetting(engine: .stored, level: 0)
             case 1: return try EngineSetting(engine: .isal, level: 3)
             default: return try EngineSetting(engine: .libdeflate, level: level)
             }
