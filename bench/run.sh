@@ -85,8 +85,13 @@ slot=0
 # Sets $out to a fresh folder path for the next output.
 next_out() { slot=$((slot + 1)); out="$work/out-$slot"; }
 hwm_kib() { awk '/VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
-# CPU seconds (user + system) a process has used so far.
-cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"; }
+# CPU seconds (user + system) the coordinator at clients endpoint $1 has used so far, to the
+# microsecond (from its status; /proc/PID/stat rounds to 10 ms, a fifth of a shared-storage
+# job's whole cost), or from /proc/$2/stat if its status does not say.
+coordinator_cpu() {
+  "$bin" status --coordinator "$1" --json | python3 -c 'import json,sys; v=json.load(sys.stdin).get("coordinatorCPUSeconds"); print("" if v is None else v)' 2>/dev/null \
+    | grep . || awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$2/stat"
+}
 
 # record CASE CORPUS SECONDS OUTPUT_BYTES COORD_RSS_KIB WORKER_RSS_KIB [COORD_CPU_SECONDS]
 record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:--}" >> "$results"; }
@@ -121,7 +126,7 @@ timed() {
 # the workers in the given storage mode (shared: they read and write the files themselves;
 # remote: every block passes through the coordinator). Only the job is timed (submit until its
 # summary), as a user of a running cluster sees it; the coordinator's CPU time over the job
-# comes from /proc.
+# comes from its status (getrusage, to the microsecond).
 cluster() {
   local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-}
   local out
@@ -152,14 +157,14 @@ cluster() {
   start=$(now)
   touch "$work/marker"
   local cpu_before cpu_after
-  cpu_before=$(cpu_seconds "$coord")
+  cpu_before=$(coordinator_cpu "$clients" "$coord")
   if ! "$bin" submit "$source" -o "$out" --coordinator "$clients" --level "$level" > "$work/submit.out" 2> "$work/submit.err"; then
     echo "bench: squeeze submit failed:" >&2
     tail -5 "$work/submit.err" "$work/coord.err" >&2
     exit 1
   fi
   end=$(now)
-  cpu_after=$(cpu_seconds "$coord")
+  cpu_after=$(coordinator_cpu "$clients" "$coord")
   local rss_coord rss_w
   rss_coord=$(hwm_kib "$coord")
   rss_w=$(( $(hwm_kib "$w1") > $(hwm_kib "$w2") ? $(hwm_kib "$w1") : $(hwm_kib "$w2") ))

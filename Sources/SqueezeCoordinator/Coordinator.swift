@@ -507,7 +507,9 @@ public actor Coordinator {
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
                       files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes)
         }
-        return ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages)
+        return ClusterStatus(
+            workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages,
+            coordinatorCPUSeconds: ProcessCPU.seconds())
     }
 
     /// Number of connected workers.
