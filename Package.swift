@@ -64,6 +64,7 @@ let package = Package(
                 "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // The worker: compresses blocks in a task group bounded by its slots.

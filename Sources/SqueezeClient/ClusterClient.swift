@@ -30,12 +30,14 @@ public final class ClusterClient: Sendable {
     }
 
     /// Connects to `address` (the connection itself is made in the background by libzmq;
-    /// calls made inside `withLiveness` find out whether anyone answers).
+    /// calls made inside `withLiveness` find out whether anyone answers), as a CURVE client
+    /// when `curve` is given.
     public static func connect(
         to address: String,
         context: ZMQContext,
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
+        curve: CurveClientKeys? = nil,
         logger: Logger = Logger(label: "squeeze.client")
     ) async throws -> ClusterClient {
         let heard = LastHeard()
@@ -50,7 +52,7 @@ public final class ClusterClient: Sendable {
                 .reconnectIntervalMax(1_000),
                 // A cancel sent just before exiting still gets a moment to leave.
                 .linger(500),
-            ],
+            ] + (curve?.socketOptions ?? []),
             connect: [address],
             correlation: { message in
                 // Runs on the I/O thread for every incoming message: it may prove the
@@ -142,13 +144,14 @@ public final class ClusterClient: Sendable {
         }
     }
 
-    /// Connects to `address`, asks for the status within the liveness deadline and closes.
+    /// Connects to `address` (with `curve` keys, when given), asks for the status within the
+    /// liveness deadline and closes.
     public static func fetchStatus(
-        from address: String, context: ZMQContext, liveness: Int = 3
+        from address: String, context: ZMQContext, liveness: Int = 3, curve: CurveClientKeys? = nil
     ) async -> Result<ClusterStatus, any Error> {
         let client: ClusterClient
         do {
-            client = try await connect(to: address, context: context, liveness: liveness)
+            client = try await connect(to: address, context: context, liveness: liveness, curve: curve)
         } catch {
             return .failure(error)
         }

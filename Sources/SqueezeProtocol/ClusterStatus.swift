@@ -9,6 +9,10 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     public var lateResults: Int
     /// Malformed or unexpected messages dropped since the coordinator started.
     public var malformedMessages: Int
+    /// Public keys in the coordinator's allow-list; nil when it runs without CURVE.
+    public var authorizedKeys: Int?
+    /// Connections the allow-list refused since the coordinator started; nil without CURVE.
+    public var refusedConnections: Int?
 
     /// Creates a status.
     public init(workers: [WorkerStatus], jobs: [JobStatus], lateResults: Int = 0, malformedMessages: Int = 0) {

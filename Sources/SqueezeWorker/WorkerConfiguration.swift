@@ -1,6 +1,7 @@
 import Foundation
 import SqueezeGzip
 import SqueezeProtocol
+import SqueezeZMQ
 
 /// How a worker connects and how much it takes on.
 public struct WorkerConfiguration: Sendable {
@@ -25,6 +26,8 @@ public struct WorkerConfiguration: Sendable {
     /// How it gets at a job's files: probed per job (`auto`), read and written directly
     /// (`shared`), or carried in messages (`remote`).
     public var storage: StorageMode = .auto
+    /// CURVE keys for the connection to the coordinator; nil connects without.
+    public var curve: CurveClientKeys?
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(

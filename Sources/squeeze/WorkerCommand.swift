@@ -35,6 +35,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "How to reach a job's files: auto (probe each job: read and write them directly when they are visible at the coordinator's paths), shared, or remote (blocks travel in messages).")
     var storage: StorageMode = .auto
 
+    @OptionGroup var curve: CurveClientOptions
+
     func validate() throws {
         if let id, WorkerHello(workerID: id, host: "-", slots: 1, pid: 0).defect != nil {
             throw ValidationError("--id must be 1-\(WorkerHello.maxNameBytes) bytes without control characters")
@@ -64,6 +66,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let offered = try offeredEngines()
+        let keys = try curve.load()
         LogSetup.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "squeeze.worker")
         try await ZMQRuntime.run { context in
@@ -72,8 +75,9 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.healthEndpoint = health
             settings.engines = offered
             settings.storage = storage
+            settings.curve = keys
             let worker = Worker(configuration: settings, context: context, logger: logger)
-            logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
+            logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)", "curve": "\(keys.map { "key \($0.own.publicKey.z85)" } ?? "off")"])
             try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)
             logger.info("stopped", metadata: ["worker": "\(settings.workerID)", "items": "\(worker.itemsDone)"])
         }
