@@ -39,8 +39,9 @@ public struct CurveCertificate: Sendable, Equatable {
         var publicText: String?
         var secretText: String?
         var metadata: [String: String] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // "\r\n" is one Character in Swift, so both line ends are named.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, line) in lines.enumerated() {
             let content = line.drop { $0 == " " || $0 == "\t" }
             if content.isEmpty || content.hasPrefix("#") { continue }
             guard content.count < line.count else {
