@@ -12,8 +12,6 @@ public final class ZMQEndpoint: Sendable {
     private struct State {
         var outbox = Deque<ZMQMessage>()
         var stopping = false
-        var exited = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// The configuration's name.
@@ -26,6 +24,7 @@ public final class ZMQEndpoint: Sendable {
     private let state = NIOLockedValueBox(State())
     private let requests = PendingRequests()
     private let wakeup: WakeupSignal
+    private let exit = ThreadExit()
     private let nextCorrelation = NIOLockedValueBox<UInt64>(1)
     private let resolved = NIOLockedValueBox<[String]>([])
 
@@ -101,15 +100,9 @@ public final class ZMQEndpoint: Sendable {
     /// finishes `events`. Messages queued before the call are handed to libzmq first; with
     /// linger 0 (the default) whatever it has not sent yet is dropped at close. Idempotent.
     public func shutdown() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let alreadyExited = state.withLockedValue { state in
-                state.stopping = true
-                if state.exited { return true }
-                state.exitWaiters.append(done)
-                return false
-            }
-            if alreadyExited { done.resume() } else { wakeup.signal() }
-        }
+        state.withLockedValue { $0.stopping = true }
+        wakeup.signal()
+        await exit.wait()
     }
 
     // MARK: - The I/O thread
@@ -213,12 +206,7 @@ public final class ZMQEndpoint: Sendable {
     private func finish() {
         requests.close()
         inbox.finish()
-        let waiters = state.withLockedValue { state in
-            state.stopping = true
-            state.exited = true
-            defer { state.exitWaiters.removeAll() }
-            return state.exitWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+        state.withLockedValue { $0.stopping = true }
+        exit.markExited()
     }
 }

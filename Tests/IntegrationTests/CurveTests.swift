@@ -17,16 +17,21 @@ struct CurveTests {
 
     static let tcpdump: String? = ["/usr/bin/tcpdump", "/usr/sbin/tcpdump"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// A cluster whose coordinator has `keys`' coordinator key and allow-list, with one worker
-    /// and clients using `worker` and `client`, both authorized.
-    private static func securedCluster(_ tree: TestTree, _ keys: CurveKeys, workers: Int = 1, arguments: [String] = []) throws -> TestCluster {
+    /// A folder `data/src` of `files` files, and a cluster whose coordinator has a key and an
+    /// allow-list, with one worker and clients using the keys `worker` and `client`, both
+    /// authorized; the worker gets `arguments` too.
+    private static func securedCluster(files: Int, bytesPerFile: Int, arguments: [String] = []) throws -> (TestTree, CurveKeys, TestCluster) {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: files, bytesPerFile: bytesPerFile)
+        let keys = try CurveKeys(in: tree)
         for name in ["coordinator", "worker", "client"] { try keys.make(name) }
         try keys.authorize("worker")
         try keys.authorize("client")
-        return try TestCluster(
-            root: tree.path("data"), logs: tree.root, workers: workers,
+        let cluster = try TestCluster(
+            root: tree.path("data"), logs: tree.root, workers: 1,
             coordinatorArguments: keys.coordinatorArguments, workerArguments: keys.clientArguments("worker") + arguments,
             clientArguments: keys.clientArguments("client"))
+        return (tree, keys, cluster)
     }
 
     @Test("keygen writes NAME.key (0600) and NAME.pub (0644) that parse, and replaces them only with --force")
@@ -86,10 +91,7 @@ struct CurveTests {
 
     @Test("an authorized worker and client: the job completes with every output correct")
     func authorizedJob() throws {
-        let tree = try TestTree()
-        try TestCorpus.make(at: tree.path("data/src"), files: 6, bytesPerFile: 1 << 20)
-        let keys = try CurveKeys(in: tree)
-        let cluster = try Self.securedCluster(tree, keys, arguments: ["--storage", "remote"])
+        let (tree, _, cluster) = try Self.securedCluster(files: 6, bytesPerFile: 1 << 20, arguments: ["--storage", "remote"])
         let outcome = try cluster.submitAndWait(["src"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 6)
@@ -101,10 +103,7 @@ struct CurveTests {
 
     @Test("workers and clients with an unknown key or none get nothing, nothing is written, and each refusal is logged and counted")
     func refusedPeers() throws {
-        let tree = try TestTree()
-        try TestCorpus.make(at: tree.path("data/src"), files: 2, bytesPerFile: 256 << 10)
-        let keys = try CurveKeys(in: tree)
-        let cluster = try Self.securedCluster(tree, keys)
+        let (tree, keys, cluster) = try Self.securedCluster(files: 2, bytesPerFile: 256 << 10)
         let stranger = try keys.make("stranger")
         try cluster.addWorker(id: "stranger", arguments: keys.clientArguments("stranger"))
         try cluster.addWorker(id: "keyless")
@@ -134,10 +133,7 @@ struct CurveTests {
 
     @Test("a key added to the allow-list lets its worker in without a restart; once removed, new connections with it are refused")
     func allowListChanges() throws {
-        let tree = try TestTree()
-        try TestCorpus.make(at: tree.path("data/src"), files: 2, bytesPerFile: 256 << 10)
-        let keys = try CurveKeys(in: tree)
-        let cluster = try Self.securedCluster(tree, keys)
+        let (_, keys, cluster) = try Self.securedCluster(files: 2, bytesPerFile: 256 << 10)
         try keys.make("late")
         try cluster.addWorker(id: "late-1", arguments: keys.clientArguments("late"))
         let refusedFirst = Poll.until(timeout: 20, every: 0.2) { (try? cluster.status().refusedConnections ?? 0) ?? 0 >= 1 }

@@ -17,13 +17,12 @@ public final class ZAPHandler: Sendable {
 
     private struct State {
         var stopping = false
-        var exited = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
         var malformed = 0
     }
 
     private let state = NIOLockedValueBox(State())
     private let wakeup: WakeupSignal
+    private let exit = ThreadExit()
 
     private init() throws {
         wakeup = try WakeupSignal()
@@ -52,15 +51,9 @@ public final class ZAPHandler: Sendable {
 
     /// Stops the thread and closes the socket; returns once it has. Idempotent.
     public func stop() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let exited = state.withLockedValue { state in
-                state.stopping = true
-                if state.exited { return true }
-                state.exitWaiters.append(done)
-                return false
-            }
-            if exited { done.resume() } else { wakeup.signal() }
-        }
+        state.withLockedValue { $0.stopping = true }
+        wakeup.signal()
+        await exit.wait()
     }
 
     // MARK: - The handler's thread
@@ -120,12 +113,7 @@ public final class ZAPHandler: Sendable {
     }
 
     private func finish() {
-        let waiters = state.withLockedValue { state in
-            state.stopping = true
-            state.exited = true
-            defer { state.exitWaiters.removeAll() }
-            return state.exitWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+        state.withLockedValue { $0.stopping = true }
+        exit.markExited()
     }
 }
