@@ -133,7 +133,8 @@ struct CurveTests {
 
     @Test("a key added to the allow-list lets its worker in without a restart; once removed, new connections with it are refused")
     func allowListChanges() throws {
-        let (_, keys, cluster) = try Self.securedCluster(files: 2, bytesPerFile: 256 << 10)
+        let (tree, keys, cluster) = try Self.securedCluster(files: 2, bytesPerFile: 256 << 10)
+        defer { withExtendedLifetime(tree) {} }  // its folder holds the keys
         try keys.make("late")
         try cluster.addWorker(id: "late-1", arguments: keys.clientArguments("late"))
         let refusedFirst = Poll.until(timeout: 20, every: 0.2) { (try? cluster.status().refusedConnections ?? 0) ?? 0 >= 1 }
