@@ -167,6 +167,8 @@ public final class AuthorizedKeys: Sendable {
     private static func stamp(_ folder: String) -> [Int] {
         var info = stat()
         guard stat(folder, &info) == 0 else { return [] }
-        return [Int(info.st_dev), Int(info.st_ino), info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+        // Device and inode numbers are unsigned 64-bit; only equality matters here.
+        return [Int(truncatingIfNeeded: info.st_dev), Int(truncatingIfNeeded: info.st_ino),
+                info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
     }
 }
