@@ -16,14 +16,19 @@ public final class ClusterClient: Sendable {
     public let heartbeatInterval: Duration
     /// Silent intervals after which the coordinator counts as gone.
     public let liveness: Int
+    /// Whether the connection uses CURVE (a refused key then looks like silence).
+    private let usesCurve: Bool
     private let endpoint: ZMQEndpoint
     private let lastHeard: LastHeard
     private let logger: Logger
 
-    private init(address: String, heartbeatInterval: Duration, liveness: Int, endpoint: ZMQEndpoint, lastHeard: LastHeard, logger: Logger) {
+    private init(
+        address: String, heartbeatInterval: Duration, liveness: Int, usesCurve: Bool, endpoint: ZMQEndpoint, lastHeard: LastHeard, logger: Logger
+    ) {
         self.address = address
         self.heartbeatInterval = heartbeatInterval
         self.liveness = liveness
+        self.usesCurve = usesCurve
         self.endpoint = endpoint
         self.lastHeard = lastHeard
         self.logger = logger
@@ -64,7 +69,7 @@ public final class ClusterClient: Sendable {
                 return header.correlation
             }))
         return ClusterClient(
-            address: address, heartbeatInterval: heartbeatInterval, liveness: max(1, liveness),
+            address: address, heartbeatInterval: heartbeatInterval, liveness: max(1, liveness), usesCurve: curve != nil,
             endpoint: endpoint, lastHeard: heard, logger: logger)
     }
 
@@ -190,9 +195,12 @@ public final class ClusterClient: Sendable {
             }
             let heard = lastHeard.value
             if now - (heard.map { max($0, started) } ?? started) > deadline {
-                throw heard == nil
-                    ? ClientError.unreachable(address: address, seconds: deadline.secondsValue)
-                    : ClientError.lost(address: address, seconds: deadline.secondsValue)
+                guard heard != nil else {
+                    throw usesCurve
+                        ? ClientError.unreachableWithKey(address: address, seconds: deadline.secondsValue)
+                        : ClientError.unreachable(address: address, seconds: deadline.secondsValue)
+                }
+                throw ClientError.lost(address: address, seconds: deadline.secondsValue)
             }
             try? await Task.sleep(for: min(heartbeatInterval, .milliseconds(100)))
         }

@@ -118,6 +118,7 @@ struct CurveTests {
                 ["submit", "--coordinator", cluster.clientEndpoint, "src", "-o", "out-\(name)"] + arguments, timeout: 60)
             #expect(outcome.status == 1)
             #expect(outcome.stderr.contains("cannot reach the coordinator"), "\(name): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("--authorized folder") == (name == "stranger"), "\(name): \(outcome.stderr)")
             #expect(!FileManager.default.fileExists(atPath: tree.path("data/out-\(name)")), "\(name) had something written")
             let status = try SqueezeBinary.run(["status", "--coordinator", cluster.clientEndpoint, "--json"] + arguments, timeout: 30)
             #expect(status.status == 1 && status.stdout.isEmpty, "\(name) got a status: \(status.stdout)")
