@@ -1,9 +1,9 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config gzip iproute2
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config gzip iproute2 python3-zmq tcpdump
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test tsan bench bench-quick compose-deps compose-image compose-up compose-down compose-test compose-measure clean
+.PHONY: all deps build release test tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure clean
 
 all: build
 
@@ -78,10 +78,27 @@ else
 	bash compose/pack-image.sh "$$($(SWIFT) build -c release --show-bin-path)/squeeze" $${SQUEEZE_IMAGE:-squeeze:latest}
 endif
 
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/squeeze
+COMPOSE_KEYS := compose/keys
+
+# CURVE keys for compose on first use (compose/keys.sh): the coordinator's, the workers', the
+# host client's, and the coordinator's allow-list.
+compose-keys: release
+	bash compose/keys.sh $(RELEASE_BIN) $(COMPOSE_KEYS)
+
 # make compose-up WORKERS=8; data from SQUEEZE_DATA (default compose/data).
-compose-up: compose-image
+compose-up: compose-image compose-keys
 	mkdir -p $${SQUEEZE_DATA:-compose/data}
 	$(COMPOSE) -f $(COMPOSE_FILE) up -d --scale worker=$(WORKERS)
+
+# The host's client with compose's client key: make compose-submit SRC=/data/photos [ARGS="--level 9"].
+CLIENT_KEYS = --coordinator tcp://127.0.0.1:$${SQUEEZE_PORT:-5555} --key $(COMPOSE_KEYS)/client.key --coordinator-key $(COMPOSE_KEYS)/coordinator.pub
+compose-submit:
+	@[ -n "$(SRC)" ] || { echo "make compose-submit SRC=/data/FOLDER [ARGS=...]"; exit 1; }
+	$(RELEASE_BIN) submit $(SRC) $(CLIENT_KEYS) $(ARGS)
+
+compose-status:
+	$(RELEASE_BIN) status $(CLIENT_KEYS) $(ARGS)
 
 compose-down:
 ifneq ($(HAVE_DOCKER),yes)

@@ -64,6 +64,7 @@ let package = Package(
                 "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // The worker: compresses blocks in a task group bounded by its slots.
@@ -96,7 +97,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SqueezeGzipTests", dependencies: ["SqueezeGzip", "CSqueezeDeflate"]),
-        .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ"]),
+        .testTarget(name: "SqueezeZMQTests", dependencies: ["SqueezeZMQ", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(name: "SqueezeProtocolTests", dependencies: ["SqueezeProtocol", "SqueezeGzip", "SqueezeZMQ"]),
         .testTarget(
             name: "SqueezeCoordinatorTests",
@@ -105,7 +106,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,8 @@
 #   3. one worker container stopped (podman stop) and another killed (podman kill) mid-job;
 #      the job still completes correctly;
 #   4. everything torn down: no containers, networks or temporaries left.
+# Both coordinator ports use CURVE: keys are made for the test (compose/keys.sh) and the host
+# client uses them; a client without keys or with an unknown key is refused.
 # With --measure it instead times one job with 1, 3 and 5 worker containers.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,7 +33,10 @@ project=squeeze-test-$$
 work=$(mktemp -d "${TMPDIR:-/tmp}/squeeze-compose.XXXXXX")
 data=$work/data
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-export SQUEEZE_DATA=$data SQUEEZE_PORT=$port SQUEEZE_IMAGE=${SQUEEZE_IMAGE:-squeeze:latest}
+keys=$work/keys
+export SQUEEZE_DATA=$data SQUEEZE_PORT=$port SQUEEZE_IMAGE=${SQUEEZE_IMAGE:-squeeze:latest} SQUEEZE_KEYS=$keys
+# The host's client uses the client key compose/keys.sh makes, as `make compose-submit` does.
+export SQUEEZE_KEY=$keys/client.key SQUEEZE_COORDINATOR_KEY=$keys/coordinator.pub
 endpoint=tcp://127.0.0.1:$port
 dc() { "${compose[@]}" -p "$project" -f "$repo/compose/compose.yaml" "$@"; }
 
@@ -87,6 +92,7 @@ for i in range(60):
 PY
 chown -R 10001:10001 "$data" 2>/dev/null || chmod -R a+rwX "$data"
 bytes=$(du -sb "$data/set" | cut -f1)
+bash "$repo/compose/keys.sh" "$bin" "$keys"
 say "engine $engine, project $project, client port $port, $bytes bytes of data"
 
 status_json() { "$bin" status --coordinator "$endpoint" --json 2>/dev/null; }
@@ -152,6 +158,15 @@ else
   [[ $unhealthy -eq 0 ]] || fail "$unhealthy containers not healthy"
 fi
 say "healthchecks pass"
+# CURVE: a client without keys, or with a key not in the allow-list, gets nothing.
+env -u SQUEEZE_KEY -u SQUEEZE_COORDINATOR_KEY "$bin" status --coordinator "$endpoint" >/dev/null 2>&1 \
+  && fail "a client without keys got a status"
+"$bin" keygen stranger -o "$work" >/dev/null
+SQUEEZE_KEY=$work/stranger.key "$bin" status --coordinator "$endpoint" >/dev/null 2>&1 \
+  && fail "a client with an unknown key got a status"
+refused=$(status_json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("refusedConnections", 0))')
+[[ $refused -ge 2 ]] || fail "the coordinator counted $refused refused connections, expected at least 2"
+say "clients without keys or with an unknown key are refused ($refused refused connections)"
 
 if [[ -n $measure ]]; then
   for n in 1 3 5; do

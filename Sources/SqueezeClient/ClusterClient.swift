@@ -16,26 +16,33 @@ public final class ClusterClient: Sendable {
     public let heartbeatInterval: Duration
     /// Silent intervals after which the coordinator counts as gone.
     public let liveness: Int
+    /// Whether the connection uses CURVE (a refused key then looks like silence).
+    private let usesCurve: Bool
     private let endpoint: ZMQEndpoint
     private let lastHeard: LastHeard
     private let logger: Logger
 
-    private init(address: String, heartbeatInterval: Duration, liveness: Int, endpoint: ZMQEndpoint, lastHeard: LastHeard, logger: Logger) {
+    private init(
+        address: String, heartbeatInterval: Duration, liveness: Int, usesCurve: Bool, endpoint: ZMQEndpoint, lastHeard: LastHeard, logger: Logger
+    ) {
         self.address = address
         self.heartbeatInterval = heartbeatInterval
         self.liveness = liveness
+        self.usesCurve = usesCurve
         self.endpoint = endpoint
         self.lastHeard = lastHeard
         self.logger = logger
     }
 
     /// Connects to `address` (the connection itself is made in the background by libzmq;
-    /// calls made inside `withLiveness` find out whether anyone answers).
+    /// calls made inside `withLiveness` find out whether anyone answers), as a CURVE client
+    /// when `curve` is given.
     public static func connect(
         to address: String,
         context: ZMQContext,
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
+        curve: CurveClientKeys? = nil,
         logger: Logger = Logger(label: "squeeze.client")
     ) async throws -> ClusterClient {
         let heard = LastHeard()
@@ -50,7 +57,7 @@ public final class ClusterClient: Sendable {
                 .reconnectIntervalMax(1_000),
                 // A cancel sent just before exiting still gets a moment to leave.
                 .linger(500),
-            ],
+            ] + (curve?.socketOptions ?? []),
             connect: [address],
             correlation: { message in
                 // Runs on the I/O thread for every incoming message: it may prove the
@@ -62,7 +69,7 @@ public final class ClusterClient: Sendable {
                 return header.correlation
             }))
         return ClusterClient(
-            address: address, heartbeatInterval: heartbeatInterval, liveness: max(1, liveness),
+            address: address, heartbeatInterval: heartbeatInterval, liveness: max(1, liveness), usesCurve: curve != nil,
             endpoint: endpoint, lastHeard: heard, logger: logger)
     }
 
@@ -142,13 +149,14 @@ public final class ClusterClient: Sendable {
         }
     }
 
-    /// Connects to `address`, asks for the status within the liveness deadline and closes.
+    /// Connects to `address` (with `curve` keys, when given), asks for the status within the
+    /// liveness deadline and closes.
     public static func fetchStatus(
-        from address: String, context: ZMQContext, liveness: Int = 3
+        from address: String, context: ZMQContext, liveness: Int = 3, curve: CurveClientKeys? = nil
     ) async -> Result<ClusterStatus, any Error> {
         let client: ClusterClient
         do {
-            client = try await connect(to: address, context: context, liveness: liveness)
+            client = try await connect(to: address, context: context, liveness: liveness, curve: curve)
         } catch {
             return .failure(error)
         }
@@ -187,9 +195,12 @@ public final class ClusterClient: Sendable {
             }
             let heard = lastHeard.value
             if now - (heard.map { max($0, started) } ?? started) > deadline {
-                throw heard == nil
-                    ? ClientError.unreachable(address: address, seconds: deadline.secondsValue)
-                    : ClientError.lost(address: address, seconds: deadline.secondsValue)
+                guard heard != nil else {
+                    throw usesCurve
+                        ? ClientError.unreachableWithKey(address: address, seconds: deadline.secondsValue)
+                        : ClientError.unreachable(address: address, seconds: deadline.secondsValue)
+                }
+                throw ClientError.lost(address: address, seconds: deadline.secondsValue)
             }
             try? await Task.sleep(for: min(heartbeatInterval, .milliseconds(100)))
         }

@@ -6,8 +6,9 @@ import SqueezeZMQ
 extension Coordinator {
     /// The client ROUTER: mandatory routing so a vanished client is noticed, a control-sized
     /// message limit, and a linger that lets a job's last event leave at shutdown.
-    static func clientEndpointConfiguration(_ addresses: [String]) -> ZMQEndpointConfiguration {
-        ZMQEndpointConfiguration(
+    static func clientEndpointConfiguration(_ addresses: [String], security: CoordinatorSecurity?) -> ZMQEndpointConfiguration {
+        let curve = security?.endpointOptions(domain: "clients")
+        return ZMQEndpointConfiguration(
             name: "clients",
             type: .router,
             options: [
@@ -16,8 +17,9 @@ extension Coordinator {
                 .sendHighWaterMark(100_000),
                 .receiveHighWaterMark(10_000),
                 .linger(1000),
-            ],
-            bind: addresses)
+            ] + (curve?.options ?? []),
+            bind: addresses,
+            handshakeFailures: curve?.handshakeFailures)
     }
 
     /// Serves clients until the endpoint shuts down. Each submission gets a child task that

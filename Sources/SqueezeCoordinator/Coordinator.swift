@@ -83,22 +83,38 @@ public actor Coordinator {
         clientEndpoints: [String] = [],
         onReady: @Sendable (CoordinatorEndpoints) -> Void = { _ in }
     ) async throws {
-        let endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
-            name: "workers",
-            type: .router,
-            options: [
-                .routerMandatory(true),
-                .maxMessageSize(ProtocolLimits.maxMessageSize),
-                .sendHighWaterMark(100_000),
-                .receiveHighWaterMark(100_000),
-            ],
-            bind: workerEndpoints))
+        // The ZAP handler binds before the CURVE sockets and stops after they close: libzmq
+        // lets every CURVE client in while no handler is bound.
+        var zap: ZAPHandler?
+        if let security = configuration.security {
+            let authorized = security.authorized
+            zap = try await ZAPHandler.start(context: context) { authorized.decide($0) }
+        }
+        let endpoint: ZMQEndpoint
         let clientEndpoint: ZMQEndpoint?
         do {
-            clientEndpoint = clientEndpoints.isEmpty ? nil
-                : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(clientEndpoints))
+            let curve = configuration.security?.endpointOptions(domain: "workers")
+            endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+                name: "workers",
+                type: .router,
+                options: [
+                    .routerMandatory(true),
+                    .maxMessageSize(ProtocolLimits.maxMessageSize),
+                    .sendHighWaterMark(100_000),
+                    .receiveHighWaterMark(100_000),
+                ] + (curve?.options ?? []),
+                bind: workerEndpoints,
+                handshakeFailures: curve?.handshakeFailures))
+            do {
+                clientEndpoint = clientEndpoints.isEmpty ? nil
+                    : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
+                        clientEndpoints, security: configuration.security))
+            } catch {
+                await endpoint.shutdown()
+                throw error
+            }
         } catch {
-            await endpoint.shutdown()
+            await zap?.stop()
             throw error
         }
         let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
@@ -140,6 +156,7 @@ public actor Coordinator {
                 await clientEndpoint?.shutdown()
             }
         }
+        await zap?.stop()
         let leftovers = await takeLeftWorkspaces()
         _ = try? await pool.run { for workspace in leftovers { workspace.remove() } }
         pool.shutdown()
@@ -507,9 +524,13 @@ public actor Coordinator {
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
                       files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes)
         }
-        return ClusterStatus(
-            workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages,
+        var status = ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages,
             coordinatorCPUSeconds: ProcessCPU.seconds())
+        if let authorized = configuration.security?.authorized {
+            status.authorizedKeys = authorized.count
+            status.refusedConnections = authorized.refusedCount
+        }
+        return status
     }
 
     /// Number of connected workers.

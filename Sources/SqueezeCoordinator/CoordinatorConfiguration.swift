@@ -29,6 +29,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// ten times the typical item time when that is longer).
     public var itemDeadline: Duration
 
+    /// CURVE and the allow-list on both endpoints; nil listens without (embedded mode, or
+    /// loopback and `--insecure` in `squeeze coordinator`).
+    public var security: CoordinatorSecurity?
+
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
     public var writeDelayForTesting: Duration?

@@ -13,6 +13,10 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     /// started, to the microsecond: what it costs per byte is read from two of these. Nil from
     /// coordinators before it.
     public var coordinatorCPUSeconds: Double?
+    /// Public keys in the coordinator's allow-list; nil when it runs without CURVE.
+    public var authorizedKeys: Int?
+    /// Connections the allow-list refused since the coordinator started; nil without CURVE.
+    public var refusedConnections: Int?
 
     /// Creates a status.
     public init(

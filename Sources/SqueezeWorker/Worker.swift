@@ -111,7 +111,7 @@ public final class Worker: Sendable {
                 .reconnectIntervalMax(2_000),
                 // Results finished after the coordinator fell silent still get a chance to leave.
                 .linger(1_000),
-            ],
+            ] + (configuration.curve?.socketOptions ?? []),
             connect: [configuration.coordinator]
         )
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SqueezeGzip
 import SqueezeProtocol
+import SqueezeZMQ
 
 /// How a worker connects and how much it takes on.
 public struct WorkerConfiguration: Sendable {
@@ -27,6 +28,8 @@ public struct WorkerConfiguration: Sendable {
     public var storage: StorageMode = .auto
     /// How long each item waits before it is read (tests: a slow worker caught holding one).
     public var itemDelayForTesting: Duration?
+    /// CURVE keys for the connection to the coordinator; nil connects without.
+    public var curve: CurveClientKeys?
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(

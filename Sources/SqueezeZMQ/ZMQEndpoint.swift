@@ -12,8 +12,6 @@ public final class ZMQEndpoint: Sendable {
     private struct State {
         var outbox = Deque<ZMQMessage>()
         var stopping = false
-        var exited = false
-        var exitWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// The configuration's name.
@@ -26,6 +24,7 @@ public final class ZMQEndpoint: Sendable {
     private let state = NIOLockedValueBox(State())
     private let requests = PendingRequests()
     private let wakeup: WakeupSignal
+    private let exit = ThreadExit()
     private let nextCorrelation = NIOLockedValueBox<UInt64>(1)
     private let resolved = NIOLockedValueBox<[String]>([])
 
@@ -101,15 +100,9 @@ public final class ZMQEndpoint: Sendable {
     /// finishes `events`. Messages queued before the call are handed to libzmq first; with
     /// linger 0 (the default) whatever it has not sent yet is dropped at close. Idempotent.
     public func shutdown() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let alreadyExited = state.withLockedValue { state in
-                state.stopping = true
-                if state.exited { return true }
-                state.exitWaiters.append(done)
-                return false
-            }
-            if alreadyExited { done.resume() } else { wakeup.signal() }
-        }
+        state.withLockedValue { $0.stopping = true }
+        wakeup.signal()
+        await exit.wait()
     }
 
     // MARK: - The I/O thread
@@ -120,9 +113,13 @@ public final class ZMQEndpoint: Sendable {
         ready: CheckedContinuation<Void, any Error>
     ) {
         let socket: ZMQSocket
+        var monitor: ZMQHandshakeMonitor?
         do {
             socket = try ZMQSocket(context: context, type: configuration.type)
             for option in configuration.options { try socket.set(option) }
+            if let report = configuration.handshakeFailures {
+                monitor = try ZMQHandshakeMonitor(watching: socket, context: context, report: report)
+            }
             var bound: [String] = []
             for address in configuration.bind {
                 try socket.bind(address)
@@ -131,32 +128,39 @@ public final class ZMQEndpoint: Sendable {
             for address in configuration.connect { try socket.connect(address) }
             resolved.withLockedValue { $0 = bound }
         } catch {
+            monitor?.close()
             finish()
             ready.resume(throwing: error)
             return
         }
         ready.resume()
-        pollLoop(socket: socket, correlation: configuration.correlation)
+        pollLoop(socket: socket, monitor: monitor, correlation: configuration.correlation)
         socket.close()
+        monitor?.close()
         finish()
     }
 
-    private func pollLoop(socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
+    private func pollLoop(socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
         guard let raw = try? socket.raw("zmq_poll") else { return }
         var items = [
             zmq_pollitem_t(socket: raw, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
             zmq_pollitem_t(socket: nil, fd: wakeup.descriptor, events: Int16(ZMQ_POLLIN), revents: 0),
         ]
+        // The monitor, when there is one, is polled on this thread too: one owner for both.
+        if let handle = try? monitor?.pollHandle() {
+            items.append(zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
+        }
         while true {
             // A full inbox: leave incoming messages in libzmq until the reader makes room.
             items[0].events = inbox.hasRoom ? Int16(ZMQ_POLLIN) : 0
-            let rc = zmq_poll(&items, 2, pollTimeout())
+            let rc = zmq_poll(&items, Int32(items.count), pollTimeout())
             if rc < 0 {
                 let error = zmq_errno()
                 if error == EINTR { continue }
                 return  // ETERM: the context is going away
             }
             if items[1].revents != 0 { wakeup.drain() }
+            if items.count > 2, items[2].revents != 0 { monitor?.drain() }
             let (batch, stopping) = state.withLockedValue { state in
                 defer { state.outbox.removeAll(keepingCapacity: true) }
                 return (state.outbox, state.stopping)
@@ -202,12 +206,7 @@ public final class ZMQEndpoint: Sendable {
     private func finish() {
         requests.close()
         inbox.finish()
-        let waiters = state.withLockedValue { state in
-            state.stopping = true
-            state.exited = true
-            defer { state.exitWaiters.removeAll() }
-            return state.exitWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+        state.withLockedValue { $0.stopping = true }
+        exit.markExited()
     }
 }

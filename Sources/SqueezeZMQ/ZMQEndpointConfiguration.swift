@@ -17,6 +17,9 @@ public struct ZMQEndpointConfiguration: Sendable {
     public var inboxMessages: Int
     /// Most received payload bytes held for the reader before the I/O thread stops receiving.
     public var inboxBytes: Int
+    /// Called on the I/O thread for each connection whose security handshake failed (a peer
+    /// without CURVE, or with the wrong server key); nil does not watch for them.
+    public var handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)?
 
     /// A configuration with linger 0 prepended, so closing never blocks on unsent messages.
     public init(
@@ -27,7 +30,8 @@ public struct ZMQEndpointConfiguration: Sendable {
         connect: [String] = [],
         correlation: (@Sendable (ZMQMessage) -> UInt64?)? = nil,
         inboxMessages: Int = 1024,
-        inboxBytes: Int = 64 << 20
+        inboxBytes: Int = 64 << 20,
+        handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)? = nil
     ) {
         self.name = name
         self.type = type
@@ -37,5 +41,6 @@ public struct ZMQEndpointConfiguration: Sendable {
         self.correlation = correlation
         self.inboxMessages = inboxMessages
         self.inboxBytes = inboxBytes
+        self.handshakeFailures = handshakeFailures
     }
 }

@@ -46,8 +46,12 @@ public final class ZMQSocket {
         case .maxMessageSize(let value):
             var value = value
             rc = zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &value, MemoryLayout<Int64>.size)
-        case .routingID(let bytes):
-            rc = bytes.withUnsafeBytes { zmq_setsockopt(socket, ZMQ_ROUTING_ID, $0.baseAddress, $0.count) }
+        case .routingID(let bytes): rc = Self.setBytes(socket, ZMQ_ROUTING_ID, bytes)
+        case .curveServer(let on): rc = Self.setInt(socket, ZMQ_CURVE_SERVER, on ? 1 : 0)
+        case .curvePublicKey(let key): rc = Self.setBytes(socket, ZMQ_CURVE_PUBLICKEY, key.bytes)
+        case .curveSecretKey(let key): rc = Self.setBytes(socket, ZMQ_CURVE_SECRETKEY, key.bytes)
+        case .curveServerKey(let key): rc = Self.setBytes(socket, ZMQ_CURVE_SERVERKEY, key.bytes)
+        case .zapDomain(let domain): rc = Self.setBytes(socket, ZMQ_ZAP_DOMAIN, Array(domain.utf8))
         }
         if rc != 0 { throw ZMQError.last("zmq_setsockopt(\(option.name))") }
     }
@@ -55,6 +59,10 @@ public final class ZMQSocket {
     private static func setInt(_ socket: UnsafeMutableRawPointer, _ name: Int32, _ value: Int32) -> Int32 {
         var value = value
         return zmq_setsockopt(socket, name, &value, MemoryLayout<Int32>.size)
+    }
+
+    private static func setBytes(_ socket: UnsafeMutableRawPointer, _ name: Int32, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { zmq_setsockopt(socket, name, $0.baseAddress, $0.count) }
     }
 
     /// Binds to `endpoint` (`tcp://127.0.0.1:*` picks a free port; see `lastEndpoint`).

@@ -20,6 +20,16 @@ public enum ZMQSocketOption: Sendable {
     case reconnectInterval(Int32)
     /// Upper bound of the exponential reconnect backoff in milliseconds.
     case reconnectIntervalMax(Int32)
+    /// Makes the socket a CURVE server (it needs `curveSecretKey` too).
+    case curveServer(Bool)
+    /// This socket's CURVE public key (clients).
+    case curvePublicKey(CurveKey)
+    /// This socket's CURVE secret key (clients and servers).
+    case curveSecretKey(CurveKey)
+    /// The public key of the CURVE server a client connects to.
+    case curveServerKey(CurveKey)
+    /// The ZAP domain a server's authentication requests carry.
+    case zapDomain(String)
 
     var name: String {
         switch self {
@@ -32,6 +42,11 @@ public enum ZMQSocketOption: Sendable {
         case .immediate: "ZMQ_IMMEDIATE"
         case .reconnectInterval: "ZMQ_RECONNECT_IVL"
         case .reconnectIntervalMax: "ZMQ_RECONNECT_IVL_MAX"
+        case .curveServer: "ZMQ_CURVE_SERVER"
+        case .curvePublicKey: "ZMQ_CURVE_PUBLICKEY"
+        case .curveSecretKey: "ZMQ_CURVE_SECRETKEY"
+        case .curveServerKey: "ZMQ_CURVE_SERVERKEY"
+        case .zapDomain: "ZMQ_ZAP_DOMAIN"
         }
     }
 }

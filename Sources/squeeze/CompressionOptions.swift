@@ -13,16 +13,11 @@ struct CompressionOptions: ParsableArguments {
     /// Stops with a one-line message and exit status 1 for a level or engine out of range.
     func check() throws {
         guard LevelTable.levels.contains(level) else {
-            throw Self.fail("--level \(level): must be 0-9")
+            throw CommandFailure.exit("--level \(level): must be 0-9")
         }
         if let engine, CompressionEngine(rawValue: engine) == nil {
             let known = CompressionEngine.allCases.map(\.rawValue).joined(separator: ", ")
-            throw Self.fail("--engine \(engine.debugDescription): unknown engine (choose one of \(known))")
+            throw CommandFailure.exit("--engine \(engine.debugDescription): unknown engine (choose one of \(known))")
         }
-    }
-
-    private static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("squeeze: \(message)\n".utf8))
-        return ExitCode(1)
     }
 }

@@ -13,14 +13,23 @@ struct CoordinatorCommand: AsyncParsableCommand {
         discussion: "SIGTERM or SIGINT stops it: running jobs fail cleanly, their clients are told, and it exits 0."
     )
 
-    @Option(help: "Client endpoint (submit, status).")
-    var listen = "tcp://0.0.0.0:5555"
+    @Option(help: "Client endpoint (submit, status). Without --key only a loopback address, unless --insecure.")
+    var listen = "tcp://127.0.0.1:5555"
 
-    @Option(help: "Worker endpoint.")
-    var workersListen = "tcp://0.0.0.0:5556"
+    @Option(help: "Worker endpoint. Without --key only a loopback address, unless --insecure.")
+    var workersListen = "tcp://127.0.0.1:5556"
 
-    @Option(help: "Serve only paths under this folder; relative job paths are taken against it.")
+    @Option(help: "Serve only paths under this folder; relative job paths are taken against it. Required when listening beyond loopback.")
     var root: String?
+
+    @Option(help: "This coordinator's secret certificate (squeeze keygen): CURVE encryption and authentication on both endpoints. Needs --authorized.")
+    var key: String?
+
+    @Option(help: "With --key: the folder of public certificates (.pub) of the workers and clients allowed to connect; changes take effect without a restart.")
+    var authorized: String?
+
+    @Flag(help: "Listen beyond loopback without --key: no encryption, and anyone who reaches the ports can submit jobs.")
+    var insecure = false
 
     @Option(help: "Default block size, e.g. 512K or 1M.")
     var blockSize: ByteSize?
@@ -57,6 +66,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "squeeze.coordinator")
+        let security = try security(logger: logger)
         var settings = CoordinatorConfiguration()
         if let blockSize { settings.blockSize = blockSize.bytes }
         if let itemSize { settings.itemBytes = itemSize.bytes }
@@ -66,6 +76,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.ioThreads = ioThreads
         if let itemDeadline { settings.itemDeadline = itemDeadline.duration }
         settings.root = root
+        settings.security = security
         settings.writeDelayForTesting = testWriteDelay?.duration
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
@@ -75,7 +86,10 @@ struct CoordinatorCommand: AsyncParsableCommand {
                 // One stable line on stdout, so scripts (and tests binding port *) learn the ports.
                 let line = "squeeze coordinator: listening clients=\(bound.clients.joined(separator: ",")) workers=\(bound.workers.joined(separator: ","))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
-                logger.info("listening", metadata: ["clients": "\(bound.clients)", "workers": "\(bound.workers)", "root": "\(root ?? "-")"])
+                logger.info("listening", metadata: [
+                    "clients": "\(bound.clients)", "workers": "\(bound.workers)", "root": "\(root ?? "-")",
+                    "curve": "\(security.map { "key \($0.keys.own.publicKey.z85)" } ?? "off")",
+                ])
             }
             do {
                 try await ServiceRunner.run(service, grace: .seconds(10), logger: logger)
@@ -85,5 +99,42 @@ struct CoordinatorCommand: AsyncParsableCommand {
             }
             logger.info("stopped")
         }
+    }
+
+    /// CURVE from --key and --authorized, and the safe defaults: without a key only loopback
+    /// (unless --insecure), and beyond loopback only with --root. Each refusal is one line.
+    private func security(logger: Logger) throws -> CoordinatorSecurity? {
+        var security: CoordinatorSecurity?
+        switch (key, authorized) {
+        case (nil, nil):
+            security = nil
+        case (_?, nil):
+            throw CommandFailure.exit("--key needs --authorized too (the folder of public certificates allowed to connect)")
+        case (nil, _?):
+            throw CommandFailure.exit("--authorized needs --key too (this coordinator's secret certificate)")
+        case let (key?, folder?):
+            guard !insecure else { throw CommandFailure.exit("--insecure contradicts --key: choose one") }
+            let pair = try KeyFiles.secret(key, option: "--key")
+            let allowList = AuthorizedKeys(folder: folder, own: pair.publicKey, logger: logger)
+            do {
+                _ = try allowList.load()
+            } catch {
+                throw CommandFailure.exit("--authorized \(error)")
+            }
+            security = CoordinatorSecurity(keys: CurveServerKeys(own: pair), authorized: allowList)
+        }
+        let exposed = [("--listen", listen), ("--workers-listen", workersListen)].first { !ZMQBindAddress.isLocal($0.1) }
+        guard let (option, address) = exposed else { return security }
+        if security == nil && !insecure {
+            throw CommandFailure.exit(
+                "\(option) \(address) is not a loopback address: give --key and --authorized to listen there with CURVE, or --insecure to listen without encryption or authentication")
+        }
+        guard root != nil else {
+            throw CommandFailure.exit("\(option) \(address) listens beyond loopback: give --root too, so jobs can name only paths under it")
+        }
+        if security == nil {
+            logger.warning("listening beyond loopback without CURVE (--insecure): traffic is in clear and anyone who reaches \(address) can submit jobs under --root")
+        }
+        return security
     }
 }

@@ -16,13 +16,23 @@ struct HealthCommand: AsyncParsableCommand {
     @Option(help: "A coordinator's client endpoint or a worker's --health endpoint.")
     var endpoint = "tcp://127.0.0.1:5555"
 
-    @Option(help: "Seconds to wait for an answer.")
+    @Option(help: "Seconds to wait for an answer (1-3600).")
     var timeout = 3
 
+    // Options only, not $SQUEEZE_KEY: a worker's --health endpoint has no CURVE, and a check
+    // run in a worker's environment must not turn it on.
+    @Option(help: "A secret certificate, for a coordinator that uses CURVE (its own .key does: it always lets itself in).")
+    var key: String?
+
+    @Option(help: "The coordinator's public certificate, with --key.")
+    var coordinatorKey: String?
+
     func run() async throws {
+        guard (1...3600).contains(timeout) else { throw CommandFailure.exit("--timeout \(timeout): must be 1-3600 seconds") }
+        let keys = try CurveClientOptions.keys(key: key, coordinatorKey: coordinatorKey)
         LogSetup.bootstrap(defaultLevel: .error)
         try await ZMQRuntime.run { context in
-            switch await ClusterClient.fetchStatus(from: endpoint, context: context, liveness: max(1, timeout)) {
+            switch await ClusterClient.fetchStatus(from: endpoint, context: context, liveness: timeout, curve: keys) {
             case .success(let status):
                 let running = status.jobs.filter { $0.state == .running }.count
                 let line = "ok: \(endpoint) is serving (\(status.workers.count) worker(s) registered, \(running) job(s) running)"

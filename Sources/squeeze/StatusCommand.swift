@@ -18,10 +18,13 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print the status as one JSON object.")
     var json = false
 
+    @OptionGroup var curve: CurveClientOptions
+
     func run() async throws {
+        let keys = try curve.load()
         LogSetup.bootstrap(defaultLevel: .warning)
         try await ZMQRuntime.run { context in
-            switch await ClusterClient.fetchStatus(from: coordinator, context: context) {
+            switch await ClusterClient.fetchStatus(from: coordinator, context: context, curve: keys) {
             case .success(let status):
                 FileHandle.standardOutput.write(Data(render(status).utf8))
             case .failure(let error):
@@ -57,6 +60,9 @@ struct StatusCommand: AsyncParsableCommand {
                     return ["\(job.jobID)", job.state.rawValue, "\(job.filesDone)/\(job.files)",
                             "\(Formatting.bytes(job.bytesDone))/\(Formatting.bytes(job.bytes))", "\(percent)%", job.source]
                 })
+        }
+        if let refused = status.refusedConnections {
+            text += "CURVE: \(status.authorizedKeys ?? 0) authorized keys, \(refused) connections refused\n"
         }
         if status.lateResults > 0 || status.malformedMessages > 0 {
             text += "late results dropped: \(status.lateResults), malformed messages dropped: \(status.malformedMessages)\n"

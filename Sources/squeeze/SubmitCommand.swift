@@ -41,11 +41,14 @@ struct SubmitCommand: AsyncParsableCommand {
     @Flag(help: "Print the job id and return; the job runs on.")
     var detach = false
 
+    @OptionGroup var curve: CurveClientOptions
+
     func run() async throws {
         try compression.check()
+        let keys = try curve.load()
         LogSetup.bootstrap(defaultLevel: .warning)
         try await ZMQRuntime.run { context in
-            let client = try await ClusterClient.connect(to: coordinator, context: context)
+            let client = try await ClusterClient.connect(to: coordinator, context: context, curve: keys)
             let request = JobRequest(
                 source: source, destination: destination, level: compression.level, force: force,
                 blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine)

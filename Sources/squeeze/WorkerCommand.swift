@@ -37,6 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var testItemDelay: Interval?
+    @OptionGroup var curve: CurveClientOptions
 
     func validate() throws {
         if let id, WorkerHello(workerID: id, host: "-", slots: 1, pid: 0).defect != nil {
@@ -67,6 +68,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let offered = try offeredEngines()
+        let keys = try curve.load()
         LogSetup.bootstrap(defaultLevel: .info)
         let logger = Logger(label: "squeeze.worker")
         try await ZMQRuntime.run { context in
@@ -76,8 +78,9 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.engines = offered
             settings.storage = storage
             settings.itemDelayForTesting = testItemDelay?.duration
+            settings.curve = keys
             let worker = Worker(configuration: settings, context: context, logger: logger)
-            logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)"])
+            logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)", "curve": "\(keys.map { "key \($0.own.publicKey.z85)" } ?? "off")"])
             try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)
             logger.info("stopped", metadata: ["worker": "\(settings.workerID)", "items": "\(worker.itemsDone)"])
         }

@@ -12,16 +12,22 @@ final class TestCluster {
     private(set) var clientEndpoint = ""
     private(set) var workerEndpoint = ""
     private let coordinatorArguments: [String]
+    /// Given to `status` and `submit` (CURVE keys, for one).
+    private let clientArguments: [String]
     private var started = 0
 
     /// Starts a coordinator serving `root` and `workers` workers with `slots` slots each, and
-    /// waits until all of them are registered.
-    init(root: String, logs: URL, workers count: Int, slots: Int = 1, coordinatorArguments: [String] = []) throws {
+    /// waits until all of them are registered. `workerArguments` go to those workers,
+    /// `clientArguments` to every `status` and `submit`; `listen` are the coordinator's binds.
+    init(root: String, logs: URL, workers count: Int, slots: Int = 1, coordinatorArguments: [String] = [],
+         workerArguments: [String] = [], clientArguments: [String] = [],
+         listen: (clients: String, workers: String) = ("tcp://127.0.0.1:0", "tcp://127.0.0.1:0")) throws {
         folder = logs
         self.root = root
         self.coordinatorArguments = coordinatorArguments
-        try startCoordinator(clients: "tcp://127.0.0.1:0", workers: "tcp://127.0.0.1:0")
-        for _ in 0..<count { try addWorker(slots: slots) }
+        self.clientArguments = clientArguments
+        try startCoordinator(clients: listen.clients, workers: listen.workers)
+        for _ in 0..<count { try addWorker(slots: slots, arguments: workerArguments) }
         try #require(waitForWorkers(count), "workers did not register: \(coordinator.stderr)")
     }
 
@@ -50,7 +56,7 @@ final class TestCluster {
 
     /// `squeeze status --json`.
     func status() throws -> ClusterStatus {
-        let outcome = try SqueezeBinary.run(["status", "--coordinator", clientEndpoint, "--json"], timeout: 30)
+        let outcome = try SqueezeBinary.run(["status", "--coordinator", clientEndpoint, "--json"] + clientArguments, timeout: 30)
         guard outcome.status == 0 else { throw StatusFailed(message: outcome.stderr) }
         return try JSONDecoder().decode(ClusterStatus.self, from: Data(outcome.stdout.utf8))
     }
@@ -62,12 +68,12 @@ final class TestCluster {
 
     /// Starts `squeeze submit` against this cluster in the background.
     func submit(_ name: String, _ arguments: [String]) throws -> BackgroundProcess {
-        try BackgroundProcess(name, arguments: ["submit", "--coordinator", clientEndpoint] + arguments, in: folder)
+        try BackgroundProcess(name, arguments: ["submit", "--coordinator", clientEndpoint] + clientArguments + arguments, in: folder)
     }
 
     /// Runs `squeeze submit` to completion.
     func submitAndWait(_ arguments: [String], timeout: TimeInterval = 300) throws -> SqueezeBinary.Outcome {
-        try SqueezeBinary.run(["submit", "--coordinator", clientEndpoint] + arguments, timeout: timeout)
+        try SqueezeBinary.run(["submit", "--coordinator", clientEndpoint] + clientArguments + arguments, timeout: timeout)
     }
 
     private static func value(of key: String, in line: String) -> String {

@@ -1,0 +1,175 @@
+import Glibc
+
+/// A CURVE certificate in czmq's format (ZPL, ZeroMQ RFC 4), which czmq's `zcert_load` and
+/// pyzmq's `zmq.auth.load_certificate` read: a `metadata` section and a `curve` section with
+/// `public-key = "Z85"` and, in a secret certificate only, `secret-key = "Z85"`.
+public struct CurveCertificate: Sendable, Equatable {
+    /// The public key.
+    public var publicKey: CurveKey
+    /// The secret key; nil in a public certificate.
+    public var secretKey: CurveKey?
+    /// The `metadata` section (squeeze writes `name`).
+    public var metadata: [String: String]
+
+    /// The largest certificate file read; a real one is a few hundred bytes.
+    public static let maxFileBytes = 64 << 10
+
+    /// A certificate from its parts.
+    public init(publicKey: CurveKey, secretKey: CurveKey? = nil, metadata: [String: String] = [:]) {
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+        self.metadata = metadata
+    }
+
+    /// The key pair of a secret certificate; nil for a public one.
+    public var keyPair: CurveKeyPair? {
+        secretKey.map { CurveKeyPair(publicKey: publicKey, secretKey: $0) }
+    }
+
+    /// The same certificate without its secret key, to hand to others.
+    public var publicOnly: CurveCertificate {
+        CurveCertificate(publicKey: publicKey, metadata: metadata)
+    }
+
+    /// Parses ZPL text. Comments, blank lines, other sections and other keys are skipped;
+    /// the `curve` section must hold a valid `public-key`, and a `secret-key`, when present,
+    /// must be the public key's own.
+    public init(parsing text: String) throws(CurveCertificateError) {
+        var section = ""
+        var publicText: String?
+        var secretText: String?
+        var metadata: [String: String] = [:]
+        // "\r\n" is one Character in Swift, so both line ends are named.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, line) in lines.enumerated() {
+            let content = line.drop { $0 == " " || $0 == "\t" }
+            if content.isEmpty || content.hasPrefix("#") { continue }
+            guard content.count < line.count else {
+                // No indentation: a section name (a top-level `name = value` is allowed and skipped).
+                section = String(content.prefix { $0 != " " && $0 != "=" && $0 != "#" })
+                continue
+            }
+            guard let (name, value) = Self.entry(content) else {
+                throw CurveCertificateError(reason: "line \(index + 1): expected `name = value`")
+            }
+            switch (section, name) {
+            case ("curve", "public-key"):
+                guard publicText == nil else { throw CurveCertificateError(reason: "line \(index + 1): a second public-key") }
+                publicText = value
+            case ("curve", "secret-key"):
+                guard secretText == nil else { throw CurveCertificateError(reason: "line \(index + 1): a second secret-key") }
+                secretText = value
+            case ("metadata", _):
+                metadata[name] = value
+            default:
+                continue
+            }
+        }
+        guard let publicText else { throw CurveCertificateError(reason: "no public-key in a curve section") }
+        guard let publicKey = CurveKey(z85: publicText) else {
+            throw CurveCertificateError(reason: "the public-key is not a key (40 characters of Z85)")
+        }
+        var secretKey: CurveKey?
+        if let secretText {
+            guard let secret = CurveKey(z85: secretText) else {
+                throw CurveCertificateError(reason: "the secret-key is not a key (40 characters of Z85)")
+            }
+            guard (try? CurveKeyPair(secretKey: secret))?.publicKey == publicKey else {
+                throw CurveCertificateError(reason: "the secret-key does not belong to the public-key")
+            }
+            secretKey = secret
+        }
+        self.init(publicKey: publicKey, secretKey: secretKey, metadata: metadata)
+    }
+
+    /// `name = value` with the value unquoted; nil when there is no `=` or no name.
+    private static func entry(_ content: Substring) -> (String, String)? {
+        guard let equals = content.firstIndex(of: "=") else { return nil }
+        let name = content[..<equals].trimmingSpaces()
+        guard !name.isEmpty else { return nil }
+        var value = content[content.index(after: equals)...].trimmingSpaces()
+        if let quote = value.first, quote == "\"" || quote == "'" {
+            value = value.dropFirst()
+            value = value.prefix { $0 != quote }
+        } else {
+            value = value.prefix { $0 != " " && $0 != "\t" && $0 != "#" }
+        }
+        return (String(name), String(value))
+    }
+
+    /// The certificate as czmq writes it: a comment banner, `metadata`, then `curve`.
+    public var text: String {
+        var lines = secretKey == nil
+            ? ["#   ****  Generated by squeeze keygen  ****",
+               "#   ZeroMQ CURVE Public Certificate",
+               "#   Exchange securely, or use a secure mechanism to verify the contents",
+               "#   of this file after exchange."]
+            : ["#   ****  Generated by squeeze keygen  ****",
+               "#   ZeroMQ CURVE **Secret** Certificate",
+               "#   DO NOT PROVIDE THIS FILE TO OTHER USERS nor change its permissions."]
+        lines += ["", "metadata"]
+        for name in metadata.keys.sorted() {
+            lines.append("    \(name) = \"\(metadata[name] ?? "")\"")
+        }
+        lines += ["curve", "    public-key = \"\(publicKey.z85)\""]
+        if let secretKey { lines.append("    secret-key = \"\(secretKey.z85)\"") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads and parses the certificate at `path`. Errors name the file: one that is missing,
+    /// not a regular file, larger than `maxFileBytes`, not UTF-8 or not a certificate.
+    public static func load(path: String) throws(CurveCertificateError) -> CurveCertificate {
+        let bytes: [UInt8]
+        do {
+            bytes = try readSmallFile(path)
+        } catch {
+            throw CurveCertificateError(path: path, reason: error.reason)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CurveCertificateError(path: path, reason: "not a certificate (not UTF-8 text)")
+        }
+        do {
+            return try CurveCertificate(parsing: text)
+        } catch {
+            throw CurveCertificateError(path: path, reason: error.reason)
+        }
+    }
+
+    /// The bytes of the regular file at `path`, at most `maxFileBytes` of them.
+    private static func readSmallFile(_ path: String) throws(CurveCertificateError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CurveCertificateError(reason: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw CurveCertificateError(reason: "cannot stat: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw CurveCertificateError(reason: "not a regular file") }
+        guard info.st_size >= 0, info.st_size <= maxFileBytes else {
+            throw CurveCertificateError(reason: "too large for a certificate (\(info.st_size) bytes, at most \(maxFileBytes))")
+        }
+        // One byte more than allowed, so a file that grew since fstat is still caught.
+        var buffer = [UInt8](repeating: 0, count: maxFileBytes + 1)
+        var filled = 0
+        while filled < buffer.count {
+            let count = buffer.withUnsafeMutableBytes { raw in
+                read(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CurveCertificateError(reason: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        guard filled <= maxFileBytes else { throw CurveCertificateError(reason: "too large for a certificate") }
+        return Array(buffer.prefix(filled))
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate func trimmingSpaces() -> Substring {
+        let isText: (Character) -> Bool = { $0 != " " && $0 != "\t" }
+        guard let first = firstIndex(where: isText), let last = lastIndex(where: isText) else { return self[endIndex...] }
+        return self[first...last]
+    }
+}
