@@ -49,7 +49,7 @@ struct OutputWriter {
 
     init(pool: BlockingIOPool, delayPerBlock: Duration? = nil) {
         self.pool = pool
-        let micros = delayPerBlock.map { $0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
+        let micros = delayPerBlock.map { min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         self.delayPerBlock = UInt32(clamping: max(0, micros))
     }
 

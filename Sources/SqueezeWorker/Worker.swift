@@ -268,7 +268,8 @@ public final class Worker: Sendable {
             do {
                 let job = item.jobID
                 let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
-                let delay = configuration.itemDelayForTesting.map { UInt32(clamping: $0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
+                // Clamped to an hour before multiplying: a flag's value must not overflow.
+                let delay = configuration.itemDelayForTesting.map { UInt32(clamping: min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
                 let answer: WireMessage? = try await compressionPool.run {
                     if let delay { usleep(delay) }
                     return switch item {
