@@ -119,7 +119,9 @@ struct JobRecord {
     /// Takes newly planned files and the items the planner made of them (and of files queued before).
     mutating func add(files: [PlannedFile], items newItems: [PlannedItem]) {
         for file in files {
-            open[file.index] = OpenFile(plan: file)
+            var entry = OpenFile(plan: file)
+            entry.shape = Planner.shape(blockCount: file.layout.count, blockSize: planner.blockSize, itemBytes: planner.itemBytes)
+            open[file.index] = entry
             totalBytes += file.stamp.size
         }
         filesPlanned += files.count
@@ -131,10 +133,7 @@ struct JobRecord {
         for item in newItems {
             items[item.id] = item
             largestItem = max(largestItem, item.bytes)
-            for ref in item.blocks where ref.index == 0 {
-                open[ref.file]?.firstItem = item.id
-                open[ref.file]?.itemSpan = UInt32(item.blocks.count)
-            }
+            for ref in item.blocks where ref.index == 0 { open[ref.file]?.firstItem = item.id }
         }
     }
 
@@ -148,7 +147,7 @@ struct JobRecord {
     /// The item that holds `ref`; nil once its file is finished.
     func item(holding ref: BlockRef) -> UInt64? {
         guard let file = open[ref.file] else { return nil }
-        return file.firstItem + UInt64(ref.index / Int(file.itemSpan))
+        return file.firstItem + UInt64(file.shape.item(of: ref.index))
     }
 
     /// Where a file is read from.

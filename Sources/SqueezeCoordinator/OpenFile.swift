@@ -3,11 +3,10 @@
 struct OpenFile: Sendable {
     /// The plan.
     let plan: PlannedFile
-    /// The item holding block 0, and how many blocks each of its items holds: block i is in
-    /// item `firstItem + i / itemSpan` (the planner gives a multi-block file consecutive items
-    /// of equal span, the last possibly shorter).
+    /// The item holding block 0, and how the planner cut the file into consecutive items
+    /// from there: block i is in item `firstItem + shape.item(of: i)`.
     var firstItem: UInt64 = 0
-    var itemSpan: UInt32 = 1
+    var shape = ItemShape.single
     /// Uncompressed bytes of it counted as done so far.
     var written: UInt64 = 0
     /// A writer joins its pieces: some block came from a remote worker, or no worker could stitch it.

@@ -3,7 +3,9 @@ import SqueezeProtocol
 
 /// Cuts a job's files into work items as the scan finds them. A multi-block file becomes
 /// consecutive items of a few consecutive blocks each (about `itemBytes`, but never so few items
-/// that the file cannot spread over many workers), planned at once. Single-block files wait in
+/// that the file cannot spread over many workers), planned at once; the head of a large file
+/// goes in items `headFactor` times as large, and only its last `tailItems` items are of the
+/// plain size, so there are few items but workers still finish together. Single-block files wait in
 /// a queue and are bundled: up to `itemBytes` each while the queue is large, and spread over at
 /// least `minimumBundles` smaller bundles when it is flushed (the scan ended, or the workers
 /// ran out of work). Each item costs the coordinator a dispatch and a result whatever its size,
@@ -11,6 +13,14 @@ import SqueezeProtocol
 struct Planner: Sendable {
     /// A multi-block file is cut into at least this many items when it has the blocks for it.
     static let minimumItemsPerFile = 16
+    /// How many times `itemBytes` an item at the head of a large file may carry. Each item
+    /// costs the coordinator about the same whatever its size (two messages and their thread
+    /// hand-offs), so large items are what keeps it cheap per byte; twice, not more, because
+    /// a worker queues a few items per slot and each is read into memory in remote mode.
+    static let headFactor = 2
+    /// A large file ends in this many items of the plain size: what is dispatched last is
+    /// small, so no worker is left with a large item while the others idle.
+    static let tailItems = 8
     /// Flushed small files make at least this many bundles when they hold enough bytes.
     static let minimumBundles = 64
     /// Small files queued beyond this many are bundled without waiting for more bytes.
@@ -43,11 +53,9 @@ struct Planner: Sendable {
                 queuedBytes += Int(layout.fileSize)
                 continue
             }
-            let span = Self.blocksPerItem(blockCount: layout.count, blockSize: blockSize, itemBytes: itemBytes)
-            for first in stride(from: 0, to: layout.count, by: span) {
-                let last = min(first + span, layout.count) - 1
-                let bytes = layout.range(of: last).upperBound - layout.range(of: first).lowerBound
-                items.append(make((first...last).map { BlockRef(file: file.index, index: $0) }, bytes: Int(bytes)))
+            for blocks in Self.shape(blockCount: layout.count, blockSize: blockSize, itemBytes: itemBytes).ranges {
+                let bytes = layout.range(of: blocks.upperBound).upperBound - layout.range(of: blocks.lowerBound).lowerBound
+                items.append(make(blocks.map { BlockRef(file: file.index, index: $0) }, bytes: Int(bytes)))
             }
         }
         if queuedBytes >= Self.minimumBundles * itemBytes {
@@ -109,7 +117,19 @@ struct Planner: Sendable {
         return max(blockSize, min(itemBytes, spread))
     }
 
-    /// How many consecutive blocks of a `blockCount`-block file one item carries: as many as
+    /// How a `blockCount`-block file is cut: a head of wide items (up to `headFactor` times
+    /// the plain span, never fewer than `minimumItemsPerFile` items over the file), then at
+    /// least `tailItems` items of the plain span, the last one shorter.
+    static func shape(blockCount: Int, blockSize: Int, itemBytes: Int) -> ItemShape {
+        guard blockCount > 1 else { return .single }
+        let span = blocksPerItem(blockCount: blockCount, blockSize: blockSize, itemBytes: itemBytes)
+        let wide = min(span * headFactor, max(span, blockCount / minimumItemsPerFile), ProtocolLimits.maxBlocksPerItem)
+        let tail = min(blockCount, span * tailItems)
+        // Whole wide items only: what does not fill one joins the tail.
+        return ItemShape(blockCount: blockCount, wide: wide, headBlocks: (blockCount - tail) / wide * wide, span: span)
+    }
+
+    /// How many consecutive blocks a plain item of a `blockCount`-block file carries: as many as
     /// fit in `itemBytes`, but few enough that the file still makes `minimumItemsPerFile` items.
     static func blocksPerItem(blockCount: Int, blockSize: Int, itemBytes: Int) -> Int {
         let bySize = max(1, itemBytes / max(blockSize, 1))

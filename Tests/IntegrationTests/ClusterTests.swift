@@ -278,7 +278,7 @@ struct ClusterTests {
     func storageModes(level: String) throws {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src/big"), files: 6, bytesPerFile: 3 << 20)
-        // 48 blocks: items of three blocks each, stitched in several segments.
+        // 48 blocks, stitched in several segments.
         try TestCorpus.make(at: tree.path("data/src/huge"), files: 1, bytesPerFile: 12 << 20)
         var data = TestData(seed: 11)
         for index in 0..<40 { try tree.write("data/src/small/f\(index).txt", data.text(500 + index * 97)) }
@@ -300,7 +300,10 @@ struct ClusterTests {
             return (try #require(summary["bytesRelayed"] as? Int), try #require(summary["filesJoinedByCoordinator"] as? Int))
         }
 
-        let segments = ["--stitch-segment", "64K"]
+        // Items of 512 KiB: the huge file's head goes in items of three blocks, its tail in
+        // items of two, so blocks map back to items of two shapes.
+        let items = ["--item-size", "512K"]
+        let segments = ["--stitch-segment", "64K"] + items
         let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2, coordinatorArguments: segments)
         let sharedRun = try run("out-shared", on: shared)
         #expect(sharedRun.relayed == 0, "blocks passed through the coordinator in shared mode")
@@ -315,7 +318,7 @@ struct ClusterTests {
         #expect(relayed > 0 && relayed < total, "mixed cluster relayed \(relayed) of \(total) bytes")
         #expect(try mixed.status().workers.allSatisfy { $0.itemsDone > 0 })
 
-        let remote = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
+        let remote = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: items)
         try remote.addWorker(id: "r1", arguments: ["--storage", "remote"])
         try remote.addWorker(id: "r2", arguments: ["--storage", "remote"])
         try #require(remote.waitForWorkers(2))

@@ -40,13 +40,56 @@ struct PlannerTests {
         #expect(big.map(\.blocks.count) == Array(repeating: 6, count: 16) + [4])
         #expect(big.flatMap(\.blocks).map(\.index) == Array(0..<100))
         #expect(big.map(\.bytes) == Array(repeating: 6000, count: 16) + [3500])
-        // A huge file is capped by the item size instead.
+        // A huge file is capped by the item size instead: twice the item size at its head,
+        // the item size for its last eight items.
         let huge = [file(0, size: 10_000_000, blockSize: blockSize)]
         let hugeItems = Planner.items(for: huge, blockSize: blockSize, itemBytes: 8 * blockSize)
-        #expect(hugeItems.count == 1250)
-        #expect(hugeItems.allSatisfy { $0.blocks.count == 8 && $0.bytes == 8000 })
+        #expect(hugeItems.map(\.blocks.count) == Array(repeating: 16, count: 621) + Array(repeating: 8, count: 8))
+        #expect(hugeItems.map(\.bytes) == Array(repeating: 16_000, count: 621) + Array(repeating: 8000, count: 8))
+        #expect(hugeItems.flatMap(\.blocks).map(\.index) == Array(0..<10_000))
         #expect(Planner.blocksPerItem(blockCount: 10_000, blockSize: 1 << 20, itemBytes: 4 << 20) == 4)
         #expect(Planner.blocksPerItem(blockCount: 10_000, blockSize: 8 << 20, itemBytes: 4 << 20) == 1)
+    }
+
+    @Test("a large file's head goes in wide items; what does not fill one joins its tail of plain items, the last one shorter")
+    func taperedItems() {
+        let blockSize = 1000
+        // 1,000 blocks (the last one short), 4 per plain item: 8 plain items make the tail
+        // (32 blocks); 968 blocks are 121 wide items of 8, nothing left over.
+        let even = Planner.items(for: [file(0, size: 999_500, blockSize: blockSize)], blockSize: blockSize, itemBytes: 4 * blockSize)
+        #expect(even.map(\.blocks.count) == Array(repeating: 8, count: 121) + Array(repeating: 4, count: 8))
+        #expect(even.last?.bytes == 3500)
+        // 1,005 blocks: 973 after the tail, 121 wide items and 5 blocks over, which join the
+        // tail as one more plain item and a short one.
+        let uneven = Planner.items(for: [file(0, size: 1_004_200, blockSize: blockSize)], blockSize: blockSize, itemBytes: 4 * blockSize)
+        #expect(uneven.map(\.blocks.count) == Array(repeating: 8, count: 121) + Array(repeating: 4, count: 9) + [1])
+        #expect(uneven.flatMap(\.blocks).map(\.index) == Array(0..<1005))
+        #expect(uneven.last?.bytes == 200)
+        // A file too short for a tail of eight plain items has no head.
+        let short = Planner.items(for: [file(0, size: 20_000, blockSize: blockSize)], blockSize: blockSize, itemBytes: 4 * blockSize)
+        #expect(short.map(\.blocks.count) == Array(repeating: 1, count: 20))
+        // Wide items never make a file spread over fewer than 16 items: with 4-block plain
+        // items they could be 8 blocks, but 40 blocks over 16 items leave 2 per item.
+        let spread = Planner.shape(blockCount: 40, blockSize: blockSize, itemBytes: 4 * blockSize).ranges
+        #expect(spread.count >= 16)
+        #expect(spread.allSatisfy { $0.count <= 2 })
+    }
+
+    @Test("every block maps back to the item the planner put it in, whatever the file's shape")
+    func blockToItem() {
+        for itemBlocks in [1, 3, 8] {
+            for blockCount in 2...1200 {
+                let shape = Planner.shape(blockCount: blockCount, blockSize: 1000, itemBytes: itemBlocks * 1000)
+                let ranges = shape.ranges
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == blockCount - 1)
+                for (position, blocks) in ranges.enumerated() {
+                    for block in blocks where shape.item(of: block) != position {
+                        Issue.record("\(blockCount) blocks, \(itemBlocks) per item: block \(block) maps to \(shape.item(of: block)), planned in \(position)")
+                        return
+                    }
+                }
+            }
+        }
     }
 
     @Test("many small files are bundled up to the item size; few stay in block-sized bundles")

@@ -1,0 +1,41 @@
+import Foundation
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+@Suite("Job record")
+struct JobRecordTests {
+    @Test("a written block is traced back to the item that carried it, for files planned in wide and plain items and bundled")
+    func blocksTraceBackToTheirItems() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let blockSize = 1000
+        let planner = Planner(blockSize: blockSize, itemBytes: 3 * blockSize)
+        let (_, sink) = AsyncStream.makeStream(of: JobEvent.self)
+        var job = JobRecord(
+            id: 1, request: JobRequest(source: "src", destination: nil, level: 6, force: false),
+            setting: try EngineSetting(engine: .libdeflate, level: 6), sourceDisplay: "src", destinationDisplay: "dst",
+            sourceRoot: BytePath("/src"), destination: BytePath("/dst"), planner: planner,
+            workspace: try JobWorkspace(in: BytePath(folder)), sink: sink)
+        // Sizes with a head of wide items and a tail of plain ones, files too short for a head,
+        // and single-block files that go in bundles.
+        let sizes: [UInt64] = [400_500, 2_500, 77_777, 300, 999_999, 0, 48_000, 150]
+        let files = sizes.enumerated().map { index, size in
+            PlannedFile(
+                index: index, relativePath: BytePath("f\(index)"),
+                stamp: FileStamp(size: size, modifiedSeconds: 0, modifiedNanoseconds: 0, device: 1, inode: UInt64(index), permissions: 0o644),
+                layout: BlockLayout(fileSize: size, blockSize: blockSize))
+        }
+        let items = Planner.items(for: files, blockSize: blockSize, itemBytes: 3 * blockSize)
+        #expect(Set(items.map(\.blocks.count)).isSuperset(of: [3, 6]), "the plan has both wide and plain items")
+        job.add(files: files, items: items)
+        for item in items {
+            for ref in item.blocks {
+                #expect(job.item(holding: ref) == item.id, "block \(ref.index) of file \(ref.file)")
+            }
+        }
+    }
+}
