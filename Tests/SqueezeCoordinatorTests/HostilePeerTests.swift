@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SqueezeCoordinator
 import SqueezeGzip
 import SqueezeProtocol
@@ -11,7 +12,7 @@ import Testing
 @Suite("Coordinator against hostile peers", .serialized)
 struct HostilePeerTests {
     /// A job folder with a few text files; returns (source, destination, contents by name).
-    private static func makeJob(files: Int, bytes: Int) throws -> (String, String, [String: [UInt8]]) {
+    static func makeJob(files: Int, bytes: Int) throws -> (String, String, [String: [UInt8]]) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-hostile-\(UUID().uuidString)").path
         let source = root + "/src"
         try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
@@ -24,17 +25,17 @@ struct HostilePeerTests {
         return (source, root + "/out", contents)
     }
 
-    private static func rawPeer(_ id: String, context: ZMQContext, address: String) async throws -> ZMQEndpoint {
+    static func rawPeer(_ id: String, context: ZMQContext, address: String) async throws -> ZMQEndpoint {
         try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
             name: "raw-\(id)", type: .dealer, options: [.routingID(Array(id.utf8))], connect: [address]))
     }
 
-    private static func hello(_ id: String, slots: Int, engines: [String]? = nil) -> ZMQMessage {
+    static func hello(_ id: String, slots: Int, engines: [String]? = nil) -> ZMQMessage {
         ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(workerID: id, host: "test", slots: slots, pid: 1, engines: engines))))
     }
 
     /// Every output decompresses to its source's bytes.
-    private static func expectOutputs(in destination: String, match contents: [String: [UInt8]],
+    static func expectOutputs(in destination: String, match contents: [String: [UInt8]],
                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         for (name, data) in contents {
             let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
@@ -43,7 +44,7 @@ struct HostilePeerTests {
     }
 
     /// A coordinator running in this process on fresh inproc endpoints.
-    private struct Harness: Sendable {
+    struct Harness: Sendable {
         let context: ZMQContext
         let coordinator: Coordinator
         let workers: String
@@ -52,13 +53,14 @@ struct HostilePeerTests {
 
     /// Runs a coordinator while `body` runs. `body` may add tasks (workers, deadlines) to the
     /// group; they are cancelled and the coordinator shut down when it returns or throws.
-    private static func withCoordinator(
+    static func withCoordinator(
         _ configuration: CoordinatorConfiguration = CoordinatorConfiguration(liveness: 30),
+        logger: Logger = Logger(label: "squeeze.coordinator"),
         _ body: (Harness, inout ThrowingTaskGroup<Void, any Error>) async throws -> Void
     ) async throws {
         let context = try ZMQContext()
         let harness = Harness(
-            context: context, coordinator: Coordinator(configuration: configuration, context: context),
+            context: context, coordinator: Coordinator(configuration: configuration, context: context, logger: logger),
             workers: "inproc://hostile-workers-\(UUID().uuidString)", clients: "inproc://hostile-clients-\(UUID().uuidString)")
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -80,7 +82,7 @@ struct HostilePeerTests {
     }
 
     /// Polls `condition` every 10 ms for up to 10 s.
-    private static func eventually(_ condition: () async -> Bool) async -> Bool {
+    static func eventually(_ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if await condition() { return true }
