@@ -282,7 +282,7 @@ public actor Coordinator {
         try Self.checkFields(of: request)
         let blockSize = request.blockSize ?? configuration.blockSize
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
-            throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
+            throw CoordinatorError("blockSize \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
         }
         let setting = try Self.setting(for: request)
         if !workers.isEmpty, !scheduler.canRun(setting.engine) {

@@ -125,6 +125,27 @@ struct HostilePeerTests {
             (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":0}"#, "heartbeatMilliseconds 0: must be 100-60000"),
             (#"{"source":"/a\u0000/etc","level":6,"force":false}"#, "source contains a NUL byte"),
             (#"{"source":"/a","level":6,"force":false,"engine":"zstd"}"#, #"unknown engine "zstd""#),
+            (#"{"source":"/a","level":6}"#, #"missing field "force""#),
+            (#"{"level":6,"force":false}"#, #"missing field "source""#),
+            (#"{"source":7,"level":6,"force":false}"#, #"field "source" is not a string"#),
+            (#"{"source":"/a","level":6,"force":"yes"}"#, #"field "force" is not a boolean"#),
+            (#"{"source":"/a","level":6,"force":false,"detached":1}"#, #"field "detached" is not a boolean"#),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":"fast"}"#, #"field "heartbeatMilliseconds" is not a number"#),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":99}"#, "heartbeatMilliseconds 99: must be 100-60000"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":60001}"#, "heartbeatMilliseconds 60001: must be 100-60000"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":-9223372036854775808}"#, "heartbeatMilliseconds -9223372036854775808: must be 100-60000"),
+            (#"{"source":"/a","destination":"/b\u0000c","level":6,"force":false}"#, "destination contains a NUL byte"),
+            (#"{"source":"","level":6,"force":false}"#, "source is empty"),
+            (#"{"source":"/a","level":10,"force":false}"#, "level 10: must be 0-9"),
+            (#"{"source":"/a","level":-1,"force":false}"#, "level -1: must be 0-9"),
+            (#"{"source":"/a","level":6,"force":false,"blockSize":4095}"#, "blockSize 4095: must be between 4 KiB and 64 MiB"),
+            (#"{"source":"/a","level":6,"force":false,"blockSize":9223372036854775807}"#, "blockSize 9223372036854775807: must be"),
+            // Numbers that do not fit an integer field are refused by Foundation's parser as a whole.
+            (#"{"source":"/a","level":6,"force":false,"blockSize":1.5}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6,"force":false,"blockSize":1e30}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":18446744073709551616}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6e9999,"force":false}"#, "not valid JSON"),
+            ("not json at all", "JobRequest"),
         ]
         var answers: [UInt64: String] = [:]
         try await Self.withCoordinator { harness, group in

@@ -39,6 +39,14 @@ struct MisbehavingPeerTests {
 
     static let everyEngine = CompressionEngine.allCases.map(\.rawValue)
 
+    /// A job that does not end must fail the test, not hang it: it is cancelled after `limit`.
+    static func cancel(_ job: UInt64, of coordinator: Coordinator, after limit: Duration, in group: inout ThrowingTaskGroup<Void, any Error>) {
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            if !Task.isCancelled { await coordinator.cancel(job: job, reason: "did not end within \(limit)") }
+        }
+    }
+
     @Test("itemFailed from the worker holding an item sends it to another worker: no file fails for it")
     func itemFailedIsRetriedElsewhere() async throws {
         let (source, destination, contents) = try Hostile.makeJob(files: 3, bytes: 50_000)
@@ -58,7 +66,8 @@ struct MisbehavingPeerTests {
             // The real worker has less credit: the failer, the freest, gets the item first.
             group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: harness.workers, slots: 1), context: harness.context).run() }
             #expect(await Hostile.eventually { await coordinator.workerCount == 2 })
-            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            Self.cancel(accepted.jobID, of: coordinator, after: .seconds(30), in: &group)
             for await event in events { if case .finished(let final) = event { summary = final } }
             await failer.shutdown()
         }
@@ -85,7 +94,8 @@ struct MisbehavingPeerTests {
                     .itemFailed(ItemFailure(jobID: work.jobID, itemID: work.itemID, reason: "no memory"))
                 }
             }
-            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            Self.cancel(accepted.jobID, of: coordinator, after: .seconds(30), in: &group)
             for await event in events { if case .finished(let final) = event { summary = final } }
             await failer.shutdown()
         }
@@ -118,7 +128,8 @@ struct MisbehavingPeerTests {
             }
             group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: harness.workers, slots: 1), context: harness.context).run() }
             #expect(await Hostile.eventually { await coordinator.workerCount == 2 })
-            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            Self.cancel(accepted.jobID, of: coordinator, after: .seconds(30), in: &group)
             for await event in events { if case .finished(let final) = event { summary = final } }
             await liar.shutdown()
         }
@@ -152,7 +163,8 @@ struct MisbehavingPeerTests {
             #expect(refusal?.contains("\"twin\" is already in use") == true, "\(refusal ?? "no answer")")
             #expect(await coordinator.workerCount == 1)
             #expect(await coordinator.malformedMessages == 1)
-            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            Self.cancel(accepted.jobID, of: coordinator, after: .seconds(30), in: &group)
             for await event in events { if case .finished(let final) = event { summary = final } }
             await impostor.shutdown()
         }
@@ -177,7 +189,8 @@ struct MisbehavingPeerTests {
             #expect(await Hostile.eventually { await coordinator.malformedMessages == 2_500 })
             group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: harness.workers, slots: 1), context: harness.context).run() }
             #expect(await Hostile.eventually { await coordinator.workerCount == 1 })
-            let (_, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            let (accepted, events) = try await coordinator.submit(JobRequest(source: source, destination: destination, level: 6, force: false))
+            Self.cancel(accepted.jobID, of: coordinator, after: .seconds(30), in: &group)
             for await event in events { if case .finished(let final) = event { summary = final } }
             await worker.shutdown()
             await client.shutdown()
