@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "SqueezeCoordinator", "SqueezeIO", "SqueezeGzip", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),

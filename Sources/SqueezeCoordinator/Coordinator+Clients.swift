@@ -82,7 +82,7 @@ extension Coordinator {
         let accepted: JobAccepted
         let events: AsyncStream<JobEvent>
         do {
-            (accepted, events) = try await submit(request, owner: follows ? peer : nil)
+            (accepted, events) = try await submit(request, owner: follows ? peer : nil, client: peer)
         } catch {
             let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
             endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: correlation)))

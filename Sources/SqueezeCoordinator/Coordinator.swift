@@ -29,11 +29,11 @@ public actor Coordinator {
     private var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
     /// Writer partitions sent a command since the last tick's flush.
     private var writersToFlush: Set<Int> = []
-    private var workers: [[UInt8]: WorkerRecord] = [:]
+    var workers: [[UInt8]: WorkerRecord] = [:]
     var jobs: [UInt64: JobRecord] = [:]
     var jobOrder: [UInt64] = []
     /// Who gets which item: credit, windows, requeues, deadlines and which answers count.
-    private var scheduler: Scheduler
+    var scheduler: Scheduler
     private var nextJobID: UInt64 = 1
     private var finished: [JobStatus] = []
     private var lastHeartbeat = ContinuousClock.now
@@ -51,7 +51,9 @@ public actor Coordinator {
     /// Malformed or unexpected messages received and dropped.
     public private(set) var malformedMessages = 0
     /// Results dropped because their item was already done or their job had ended.
-    public private(set) var lateResults = 0
+    public internal(set) var lateResults = 0
+    /// Warnings a peer can repeat at will are logged at most once per interval each.
+    var warnings = WarningThrottle(interval: Coordinator.warningInterval)
     /// Numbers each by-reference dispatch; pieces carry it in their names (fencing).
     private var nextAttempt: UInt64 = 1
     /// Workspaces of jobs ended by shutdown before a writer could remove them.
@@ -270,16 +272,17 @@ public actor Coordinator {
     /// Validates and scans `request`, then starts it. The stream carries the job's events and
     /// ends after `.finished`.
     public func submit(_ request: JobRequest) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
-        try await submit(request, owner: nil)
+        try await submit(request, owner: nil, client: [])
     }
 
-    /// `submit` for a job whose client (`owner`) must stay alive while it runs.
-    func submit(_ request: JobRequest, owner: [UInt8]?) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
+    /// `submit` for a job whose client (`owner`) must stay alive while it runs. `client` is the
+    /// submitter's routing id, whatever it follows: jobs take turns by client first.
+    func submit(_ request: JobRequest, owner: [UInt8]?, client: [UInt8]) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
         guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
         try Self.checkFields(of: request)
         let blockSize = request.blockSize ?? configuration.blockSize
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
-            throw CoordinatorError("block size \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
+            throw CoordinatorError("blockSize \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
         }
         let setting = try Self.setting(for: request)
         if !workers.isEmpty, !scheduler.canRun(setting.engine) {
@@ -316,7 +319,7 @@ public actor Coordinator {
         }
         jobs[id] = job
         jobOrder.append(id)
-        scheduler.addJob(id, items: 0, window: 1, engine: setting.engine)
+        scheduler.addJob(id, items: 0, window: 1, engine: setting.engine, client: client)
         let first = prepared.firstBatch
         var start = JobStart(
             jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
@@ -415,7 +418,7 @@ public actor Coordinator {
     }
 
     /// The range a following client may promise for its heartbeats.
-    static let clientHeartbeatRange = 100...60_000
+    static let clientHeartbeatRange = ProtocolLimits.heartbeatMilliseconds
 
     /// Refuses request fields out of range before anything uses them, naming the field.
     static func checkFields(of request: JobRequest) throws {
@@ -620,8 +623,11 @@ public actor Coordinator {
             // before its names reach a log line.
             if let defect = hello.defect {
                 countMalformed(ProtocolError.malformed(defect), from: peer)
+                workers.removeValue(forKey: peer)
+                send(.error(ErrorReply(message: "workerReady refused: \(defect)")), to: peer)
                 return
             }
+            guard admitWorkerID(hello, from: peer) else { return }
             let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now)
             workers[peer] = record
             scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
@@ -665,18 +671,13 @@ public actor Coordinator {
         case .itemFailed(let failure):
             let key = ItemKey(job: failure.jobID, item: failure.itemID)
             workers[peer]?.lastHeard = now
-            // Only the worker holding the item can fail it.
-            switch scheduler.fail(key, from: peer) {
+            // Only the worker holding the item can fail it, and then it is tried elsewhere.
+            switch scheduler.verdict(key, from: peer) {
             case .accepted:
-                let blocks = jobs[failure.jobID].map { $0.sentBlocks[failure.itemID] ?? $0.items[failure.itemID]?.blocks ?? [] } ?? []
-                settle(key)
-                if jobs[failure.jobID]?.state == .running {
-                    for block in blocks {
-                        fileFailed(FileKey(job: failure.jobID, file: block.file), reason: "compression failed: \(failure.reason)")
-                    }
-                }
+                itemWentWrong(key, on: peer, reason: "compression failed: \(String(failure.reason.prefix(200)))")
             case .late, .notAssigned:
-                lateResults += 1
+                let verdict = scheduler.fail(key, from: peer)  // frees a slower copy's credit
+                countLate(verdict, of: "itemFailed", key: key, from: peer)
             case .unknownItem:
                 countMalformed(ProtocolError.malformed("itemFailed for unknown item \(failure.itemID)"), from: peer)
             }
@@ -720,13 +721,13 @@ public actor Coordinator {
         let key = ItemKey(job: result.jobID, item: result.itemID)
         if let given = jobs[key.job]?.attempts[key.item]?[peer], given != result.attempt {
             countMalformed(ProtocolError.malformed("resultRef for attempt \(result.attempt), the worker was given \(given)"), from: peer)
-            scheduler.requeue(key, from: peer)
+            itemWentWrong(key, on: peer, reason: "its worker answered for another attempt")
             return false
         }
         // A block written in place must end where the next one starts.
         if jobs[key.job]?.placedAttempts.contains(result.attempt) == true, let mismatch = placedLengthMismatch(result, item: key) {
             countMalformed(ProtocolError.malformed(mismatch), from: peer)
-            scheduler.requeue(key, from: peer)
+            itemWentWrong(key, on: peer, reason: mismatch)
             return false
         }
         // Only the path is kept: a copy of the job held across `hand` would make its in-place
@@ -779,8 +780,8 @@ public actor Coordinator {
         case .accepted:
             break
         case .late, .notAssigned:
-            _ = scheduler.complete(key, from: peer)  // frees a slower copy's credit
-            lateResults += 1  // the first result won, the job ended, or the item was taken back
+            let verdict = scheduler.complete(key, from: peer)  // frees a slower copy's credit
+            countLate(verdict, of: "result", key: key, from: peer)  // the first result won, the job ended, or the item was taken back
             return nil
         case .unknownItem:
             countMalformed(ProtocolError.malformed("result for unknown item \(key.item)"), from: peer)
@@ -796,7 +797,7 @@ public actor Coordinator {
         }
         guard rawLengths.count == expected.count else {
             countMalformed(ProtocolError.malformed("result has \(rawLengths.count) blocks, item has \(expected.count)"), from: peer)
-            scheduler.requeue(key, from: peer)
+            itemWentWrong(key, on: peer, reason: "the result had \(rawLengths.count) blocks for \(expected.count)")
             return nil
         }
         for (ref, rawLength) in zip(expected, rawLengths) {
@@ -805,7 +806,7 @@ public actor Coordinator {
             let range = layout.range(of: ref.index)
             if UInt64(rawLength) != range.upperBound - range.lowerBound {
                 countMalformed(ProtocolError.malformed("block length \(rawLength) does not match the plan"), from: peer)
-                scheduler.requeue(key, from: peer)
+                itemWentWrong(key, on: peer, reason: "a block's length did not match the plan")
                 return nil
             }
         }
@@ -1074,6 +1075,7 @@ public actor Coordinator {
         if !held.isEmpty {
             logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
         }
+        failStranded()
     }
 
     private func sendFailed(to peer: [UInt8], error: ZMQError) {
@@ -1086,12 +1088,12 @@ public actor Coordinator {
 
     func countMalformed(_ error: any Error, from peer: [UInt8]) {
         malformedMessages += 1
-        logger.warning("dropped malformed message", metadata: [
-            "peer": "\(String(decoding: peer, as: UTF8.self).debugDescription)", "error": "\(error)", "count": "\(malformedMessages)",
+        warn("dropped malformed message", metadata: [
+            "peer": "\(String(decoding: peer.prefix(64), as: UTF8.self).debugDescription)", "error": "\(error)", "count": "\(malformedMessages)",
         ])
     }
 
-    private func send(_ message: WireMessage, to peer: [UInt8]) {
+    func send(_ message: WireMessage, to peer: [UInt8]) {
         endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
     }
 
@@ -1111,6 +1113,7 @@ public actor Coordinator {
             }
             expireProbes(now: now)
             restartStitches(now: now)
+            logWarningSummaries(now: now)
             for id in jobOrder { removeWorkspaceOnceFreed(id, now: now) }
             pump()
             checkClients(now: now)
@@ -1135,7 +1138,7 @@ public actor Coordinator {
 
     /// Hands out items while the scheduler has assignments: some job has sendable work and a
     /// worker with credit has its engine.
-    private func pump() {
+    func pump() {
         guard let dispatchSink, !stopping else { return }
         repeat {
             while let assignment = scheduler.nextAssignment() {
@@ -1295,7 +1298,7 @@ public actor Coordinator {
     }
 
     /// `retire` with settling, for a job in the table.
-    private func settle(_ key: ItemKey) {
+    func settle(_ key: ItemKey) {
         scheduler.settle(key)
         jobs[key.job]?.items.removeValue(forKey: key.item)
     }
@@ -1343,7 +1346,7 @@ public actor Coordinator {
         }
     }
 
-    private func fileFailed(_ key: FileKey, reason: String) {
+    func fileFailed(_ key: FileKey, reason: String) {
         guard jobs[key.job]?.open[key.file] != nil, var job = jobs.removeValue(forKey: key.job) else { return }
         // Its blocks still waiting for a writer will never be written: they no longer hold the
         // window. Found before the file closes: closed files belong to no item.

@@ -11,8 +11,10 @@ public enum ProtocolError: Error, Sendable, Equatable {
     case unknownType(UInt8)
     /// A frame ended before `what` could be read.
     case truncated(String)
-    /// `what` is larger than the protocol allows.
+    /// `what` is larger than the protocol allows, in bytes.
     case oversized(String, size: Int, limit: Int)
+    /// A count (`what`: blocks, pieces) is larger than the protocol allows.
+    case tooMany(String, count: Int, limit: Int)
     /// The frame count does not match what the body announces.
     case frameCount(expected: Int, actual: Int)
     /// The body is present but wrong: bad JSON, inconsistent lengths, trailing bytes.
@@ -28,6 +30,7 @@ extension ProtocolError: CustomStringConvertible {
         case .unknownType(let type): "unknown message type \(type)"
         case .truncated(let what): "truncated \(what)"
         case .oversized(let what, let size, let limit): "\(what) of \(size) bytes exceeds the limit of \(limit)"
+        case .tooMany(let what, let count, let limit): "\(what) \(count) exceeds the limit of \(limit)"
         case .frameCount(let expected, let actual): "expected \(expected) frames, got \(actual)"
         case .malformed(let reason): "malformed body: \(reason)"
         }

@@ -17,6 +17,10 @@ public enum ProtocolLimits {
     /// Largest offset at which a block is written in place (1 PiB): beyond any real file,
     /// and far from `UInt64.max`, so adding a block's length cannot overflow.
     public static let maxPlacementOffset: UInt64 = 1 << 50
+    /// Heartbeat intervals a peer may announce or ask for (`Welcome`, `JobRequest`), in ms.
+    public static let heartbeatMilliseconds = 100...60_000
+    /// Missed heartbeat intervals after which a peer counts as gone (`Welcome`).
+    public static let liveness = 1...100
     /// Largest JSON control body.
     public static let maxControlBody = 8 << 20
     /// Largest whole message accepted on a socket: a full item of maximum blocks, plus slack

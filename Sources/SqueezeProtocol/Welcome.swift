@@ -5,6 +5,19 @@ public struct Welcome: Codable, Sendable, Equatable {
     /// How many missed intervals make a peer dead.
     public var liveness: Int
 
+    /// Why a worker must not adopt these rules, or nil: an interval or liveness out of range
+    /// (checked before any arithmetic on them).
+    public var defect: String? {
+        let interval = ProtocolLimits.heartbeatMilliseconds, liveness = ProtocolLimits.liveness
+        guard interval.contains(heartbeatMilliseconds) else {
+            return "heartbeatMilliseconds \(heartbeatMilliseconds): must be \(interval.lowerBound)-\(interval.upperBound)"
+        }
+        guard liveness.contains(self.liveness) else {
+            return "liveness \(self.liveness): must be \(liveness.lowerBound)-\(liveness.upperBound)"
+        }
+        return nil
+    }
+
     /// Creates a welcome.
     public init(heartbeatMilliseconds: Int, liveness: Int) {
         self.heartbeatMilliseconds = heartbeatMilliseconds

@@ -82,7 +82,7 @@ extension WireCodec {
         let workspace = try path(&reader, "workspace")
         let count = Int(try reader.read(UInt32.self, "block count"))
         guard count <= ProtocolLimits.maxBlocksPerItem else {
-            throw .oversized("block count", size: count, limit: ProtocolLimits.maxBlocksPerItem)
+            throw .tooMany("block count", count: count, limit: ProtocolLimits.maxBlocksPerItem)
         }
         var blocks: [RefBlock] = []
         blocks.reserveCapacity(min(count, 1024))
@@ -138,7 +138,7 @@ extension WireCodec {
         let attempt = try reader.read(UInt64.self, "attempt")
         let count = Int(try reader.read(UInt32.self, "piece count"))
         guard count <= ProtocolLimits.maxBlocksPerItem else {
-            throw .oversized("piece count", size: count, limit: ProtocolLimits.maxBlocksPerItem)
+            throw .tooMany("piece count", count: count, limit: ProtocolLimits.maxBlocksPerItem)
         }
         var pieces: [PieceReport] = []
         pieces.reserveCapacity(min(count, 1024))

@@ -64,7 +64,7 @@ extension WireCodec {
             throw .malformed("segment at \(offset) with a header of \(header.count) bytes")
         }
         guard offset <= maxStitchOffset else { throw .malformed("segment at \(offset)") }
-        guard count <= maxStitchPieces else { throw .oversized("piece count", size: count, limit: maxStitchPieces) }
+        guard count <= maxStitchPieces else { throw .tooMany("piece count", count: count, limit: maxStitchPieces) }
         var pieces: [StitchPiece] = []
         pieces.reserveCapacity(min(count, 4096))
         for _ in 0..<count {
@@ -111,7 +111,7 @@ extension WireCodec {
         let job = try reader.read(UInt64.self, "job id")
         let workspace = try path(&reader, "workspace")
         let count = Int(try reader.read(UInt32.self, "piece count"))
-        guard count <= maxStitchPieces else { throw .oversized("piece count", size: count, limit: maxStitchPieces) }
+        guard count <= maxStitchPieces else { throw .tooMany("piece count", count: count, limit: maxStitchPieces) }
         var pieces: [StitchPiece] = []
         pieces.reserveCapacity(min(count, 4096))
         for _ in 0..<count {

@@ -152,7 +152,7 @@ public enum WireCodec {
     private static func blockCount(_ reader: inout ByteReader) throws(ProtocolError) -> Int {
         let count = Int(try reader.read(UInt32.self, "block count"))
         guard count <= ProtocolLimits.maxBlocksPerItem else {
-            throw .oversized("block count", size: count, limit: ProtocolLimits.maxBlocksPerItem)
+            throw .tooMany("block count", count: count, limit: ProtocolLimits.maxBlocksPerItem)
         }
         return count
     }

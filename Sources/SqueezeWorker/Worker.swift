@@ -210,12 +210,21 @@ public final class Worker: Sendable {
                 logger.info("coordinator does not know this worker; announcing again")
                 endpoint.send(hello())
             case .welcome(let welcome):
+                // Rules out of range are not adopted (they would overflow the liveness
+                // arithmetic): the worker keeps its own.
+                let defect = welcome.defect
                 state.withLockedValue { state in
-                    state.heartbeatInterval = .milliseconds(max(10, welcome.heartbeatMilliseconds))
-                    state.liveness = max(1, welcome.liveness)
+                    if defect == nil {
+                        state.heartbeatInterval = .milliseconds(welcome.heartbeatMilliseconds)
+                        state.liveness = welcome.liveness
+                    }
                     state.registered = true
                 }
+                if let defect { logger.warning("welcome with heartbeat rules out of range; keeping this worker's own: \(defect)") }
                 logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
+            case .error(let reply):
+                // The coordinator refused this worker (its workerReady): say why, in one line.
+                logger.error("coordinator refused this worker: \(String(reply.message.prefix(300)).debugDescription)")
             case .heartbeat:
                 break
             default:

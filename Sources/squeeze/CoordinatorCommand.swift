@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SqueezeCoordinator
+import SqueezeProtocol
 import SqueezeZMQ
 
 /// `squeeze coordinator`: the long-running service clients submit jobs to and workers
@@ -56,7 +57,13 @@ struct CoordinatorCommand: AsyncParsableCommand {
     var testWriteDelay: Interval?
 
     func validate() throws {
-        guard liveness >= 1 else { throw ValidationError("--liveness must be at least 1") }
+        let livenessRange = ProtocolLimits.liveness, milliseconds = ProtocolLimits.heartbeatMilliseconds
+        guard livenessRange.contains(liveness) else {
+            throw ValidationError("--liveness must be \(livenessRange.lowerBound)-\(livenessRange.upperBound)")
+        }
+        if let heartbeat, !(Duration.milliseconds(milliseconds.lowerBound)...Duration.milliseconds(milliseconds.upperBound)).contains(heartbeat.duration) {
+            throw ValidationError("--heartbeat must be between \(milliseconds.lowerBound)ms and \(milliseconds.upperBound / 1000)s")
+        }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
         for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
             if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }

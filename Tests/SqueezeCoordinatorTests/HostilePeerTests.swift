@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SqueezeCoordinator
 import SqueezeGzip
 import SqueezeProtocol
@@ -11,7 +12,7 @@ import Testing
 @Suite("Coordinator against hostile peers", .serialized)
 struct HostilePeerTests {
     /// A job folder with a few text files; returns (source, destination, contents by name).
-    private static func makeJob(files: Int, bytes: Int) throws -> (String, String, [String: [UInt8]]) {
+    static func makeJob(files: Int, bytes: Int) throws -> (String, String, [String: [UInt8]]) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-hostile-\(UUID().uuidString)").path
         let source = root + "/src"
         try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
@@ -24,17 +25,17 @@ struct HostilePeerTests {
         return (source, root + "/out", contents)
     }
 
-    private static func rawPeer(_ id: String, context: ZMQContext, address: String) async throws -> ZMQEndpoint {
+    static func rawPeer(_ id: String, context: ZMQContext, address: String) async throws -> ZMQEndpoint {
         try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
             name: "raw-\(id)", type: .dealer, options: [.routingID(Array(id.utf8))], connect: [address]))
     }
 
-    private static func hello(_ id: String, slots: Int, engines: [String]? = nil) -> ZMQMessage {
+    static func hello(_ id: String, slots: Int, engines: [String]? = nil) -> ZMQMessage {
         ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(workerID: id, host: "test", slots: slots, pid: 1, engines: engines))))
     }
 
     /// Every output decompresses to its source's bytes.
-    private static func expectOutputs(in destination: String, match contents: [String: [UInt8]],
+    static func expectOutputs(in destination: String, match contents: [String: [UInt8]],
                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         for (name, data) in contents {
             let member = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(destination)/\(name).gz")))
@@ -43,7 +44,7 @@ struct HostilePeerTests {
     }
 
     /// A coordinator running in this process on fresh inproc endpoints.
-    private struct Harness: Sendable {
+    struct Harness: Sendable {
         let context: ZMQContext
         let coordinator: Coordinator
         let workers: String
@@ -52,13 +53,14 @@ struct HostilePeerTests {
 
     /// Runs a coordinator while `body` runs. `body` may add tasks (workers, deadlines) to the
     /// group; they are cancelled and the coordinator shut down when it returns or throws.
-    private static func withCoordinator(
+    static func withCoordinator(
         _ configuration: CoordinatorConfiguration = CoordinatorConfiguration(liveness: 30),
+        logger: Logger = Logger(label: "squeeze.coordinator"),
         _ body: (Harness, inout ThrowingTaskGroup<Void, any Error>) async throws -> Void
     ) async throws {
         let context = try ZMQContext()
         let harness = Harness(
-            context: context, coordinator: Coordinator(configuration: configuration, context: context),
+            context: context, coordinator: Coordinator(configuration: configuration, context: context, logger: logger),
             workers: "inproc://hostile-workers-\(UUID().uuidString)", clients: "inproc://hostile-clients-\(UUID().uuidString)")
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -80,7 +82,7 @@ struct HostilePeerTests {
     }
 
     /// Polls `condition` every 10 ms for up to 10 s.
-    private static func eventually(_ condition: () async -> Bool) async -> Bool {
+    static func eventually(_ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if await condition() { return true }
@@ -123,6 +125,27 @@ struct HostilePeerTests {
             (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":0}"#, "heartbeatMilliseconds 0: must be 100-60000"),
             (#"{"source":"/a\u0000/etc","level":6,"force":false}"#, "source contains a NUL byte"),
             (#"{"source":"/a","level":6,"force":false,"engine":"zstd"}"#, #"unknown engine "zstd""#),
+            (#"{"source":"/a","level":6}"#, #"missing field "force""#),
+            (#"{"level":6,"force":false}"#, #"missing field "source""#),
+            (#"{"source":7,"level":6,"force":false}"#, #"field "source" is not a string"#),
+            (#"{"source":"/a","level":6,"force":"yes"}"#, #"field "force" is not a boolean"#),
+            (#"{"source":"/a","level":6,"force":false,"detached":1}"#, #"field "detached" is not a boolean"#),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":"fast"}"#, #"field "heartbeatMilliseconds" is not a number"#),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":99}"#, "heartbeatMilliseconds 99: must be 100-60000"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":60001}"#, "heartbeatMilliseconds 60001: must be 100-60000"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":-9223372036854775808}"#, "heartbeatMilliseconds -9223372036854775808: must be 100-60000"),
+            (#"{"source":"/a","destination":"/b\u0000c","level":6,"force":false}"#, "destination contains a NUL byte"),
+            (#"{"source":"","level":6,"force":false}"#, "source is empty"),
+            (#"{"source":"/a","level":10,"force":false}"#, "level 10: must be 0-9"),
+            (#"{"source":"/a","level":-1,"force":false}"#, "level -1: must be 0-9"),
+            (#"{"source":"/a","level":6,"force":false,"blockSize":4095}"#, "blockSize 4095: must be between 4 KiB and 64 MiB"),
+            (#"{"source":"/a","level":6,"force":false,"blockSize":9223372036854775807}"#, "blockSize 9223372036854775807: must be"),
+            // Numbers that do not fit an integer field are refused by Foundation's parser as a whole.
+            (#"{"source":"/a","level":6,"force":false,"blockSize":1.5}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6,"force":false,"blockSize":1e30}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":18446744073709551616}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6e9999,"force":false}"#, "not valid JSON"),
+            ("not json at all", "JobRequest"),
         ]
         var answers: [UInt64: String] = [:]
         try await Self.withCoordinator { harness, group in

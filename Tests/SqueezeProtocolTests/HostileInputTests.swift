@@ -121,9 +121,9 @@ struct HostileInputTests {
         let limit = ProtocolLimits.maxBlocksPerItem
         for count in [UInt32(limit + 1), UInt32.max] {
             let work = Fixtures.workTable(count: count, entries: [])
-            #expect(decodeError([Fixtures.header(.work), work]) == .oversized("block count", size: Int(count), limit: limit))
+            #expect(decodeError([Fixtures.header(.work), work]) == .tooMany("block count", count: Int(count), limit: limit))
             let result = Fixtures.resultTable(count: count, entries: [])
-            #expect(decodeError([Fixtures.header(.result), result]) == .oversized("block count", size: Int(count), limit: limit))
+            #expect(decodeError([Fixtures.header(.result), result]) == .tooMany("block count", count: Int(count), limit: limit))
         }
     }
 
@@ -279,10 +279,18 @@ struct HostileInputTests {
         }
     }
 
+    @Test("a count over its limit is reported as a count, not as bytes")
+    func countsAreNotBytes() {
+        var table = Array(Self.validWork[1])
+        withUnsafeBytes(of: UInt32(9_000).littleEndian) { table[18..<22] = ArraySlice($0) }
+        let error = decodeError([Fixtures.header(.work), table])
+        #expect(error?.description == "block count 9000 exceeds the limit of 8192")
+    }
+
     @Test func everyErrorDescribesItself() {
         let errors: [ProtocolError] = [
             .empty, .badMagic, .unsupportedVersion(2), .unknownType(99), .truncated("header"),
-            .oversized("block", size: 2, limit: 1), .frameCount(expected: 2, actual: 1), .malformed("x"),
+            .oversized("block", size: 2, limit: 1), .tooMany("block count", count: 9_000, limit: 8_192), .frameCount(expected: 2, actual: 1), .malformed("x"),
         ]
         for error in errors {
             #expect(!error.description.isEmpty)

@@ -1,8 +1,8 @@
 import SqueezeGzip
 
 /// The dispatch policy, apart from all I/O: credit per worker, a window per job, round-robin
-/// between jobs, requeue on death, deadlines with a speculative copy, and which answers
-/// count. Events go in as method calls (with the time, where it matters) and decisions come
+/// between clients and then between each client's jobs, requeue on death, deadlines with a
+/// speculative copy, retries elsewhere for items that went wrong, and which answers count. Events go in as method calls (with the time, where it matters) and decisions come
 /// out as values; the `Coordinator` actor carries them out (reads, sends, writes).
 /// Unit-tested without sockets or clocks (SchedulerTests).
 struct Scheduler: Sendable {
@@ -14,9 +14,10 @@ struct Scheduler: Sendable {
 
     private(set) var workers: [[UInt8]: SchedulerWorker] = [:]
     private(set) var jobs: [UInt64: SchedulerJob] = [:]
-    /// Running jobs in the order they were added; dispatch goes round-robin over them.
-    private(set) var order: [UInt64] = []
-    private var nextJob = 0
+    /// Running jobs by client; dispatch goes round-robin over clients, then over their jobs.
+    private var fair = FairOrder()
+    /// Workers each item went wrong on: retries avoid them, and after enough the item gives up.
+    private var retries: ItemRetries
     /// Who holds each item in flight: one worker, or two once a copy went out.
     private var holders: [ItemKey: [Holder]] = [:]
     /// How long a holder may keep an item before a copy goes elsewhere.
@@ -25,8 +26,9 @@ struct Scheduler: Sendable {
     /// every item in flight, and results arrive far more often than deadlines pass.
     private var quietUntil: ContinuousClock.Instant?
 
-    init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10)) {
+    init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10), retries: ItemRetries = ItemRetries()) {
         self.deadline = deadline
+        self.retries = retries
     }
 
     // MARK: - Workers
@@ -88,11 +90,12 @@ struct Scheduler: Sendable {
     // MARK: - Jobs
 
     /// Adds a job of `items` items (ids 0..<items), dispatched at most `window` items ahead of
-    /// its oldest unwritten one, to workers that have `engine`.
-    mutating func addJob(_ id: UInt64, items: Int, window: Int, engine: CompressionEngine) {
+    /// its oldest unwritten one, to workers that have `engine`. `client` (the submitter's
+    /// routing id) decides its turns: clients take turns, then their jobs.
+    mutating func addJob(_ id: UInt64, items: Int, window: Int, engine: CompressionEngine, client: [UInt8] = []) {
         guard jobs[id] == nil else { return }
         jobs[id] = SchedulerJob(items: items, window: window, engine: engine)
-        order.append(id)
+        fair.add(id, client: client)
     }
 
     /// Appends `count` newly planned items to job `id` (the next ids), and sets its window.
@@ -109,11 +112,8 @@ struct Scheduler: Sendable {
     /// which should be told to drop them; their credit is free again.
     mutating func removeJob(_ id: UInt64) -> [[UInt8]] {
         guard jobs.removeValue(forKey: id) != nil else { return [] }
-        if let index = order.firstIndex(of: id) {
-            order.remove(at: index)
-            if index < nextJob { nextJob -= 1 }
-            if nextJob >= order.count { nextJob = 0 }
-        }
+        fair.remove(id)
+        retries.forget(job: id)
         let named = workers.compactMap { worker, state in state.inFlight.contains { $0.job == id } ? worker : nil }
         for worker in named {
             let kept = Set(workers[worker]?.inFlight.filter { $0.job != id } ?? [])
@@ -136,9 +136,10 @@ struct Scheduler: Sendable {
 
     // MARK: - Dispatch
 
-    /// The next item to send and where: the next job (round-robin) with something sendable and
-    /// a worker with free credit that has its engine; of those workers, the one with the most
-    /// free credit. The item counts against that worker's credit from now on. When nothing new
+    /// The next item to send and where: the next job (round-robin by client, then by job) with
+    /// something sendable and a worker with free credit that has its engine; of those workers,
+    /// the one with the most free credit. A retried item goes only to a worker it has not gone
+    /// wrong on; one that cannot go anywhere now does not hold back the job's other items. The item counts against that worker's credit from now on. When nothing new
     /// can go out, an item held past its deadline goes, once, to a second worker as well: the
     /// first answer of the two wins, so a straggling or hoarding worker cannot hold up a job.
     /// Nil when no more can be sent.
@@ -148,18 +149,36 @@ struct Scheduler: Sendable {
     }
 
     private mutating func nextFresh(now: ContinuousClock.Instant) -> Assignment? {
-        guard !order.isEmpty else { return nil }
-        for offset in 0..<order.count {
-            let id = order[(nextJob + offset) % order.count]
-            // Read and updated in place: a copy of the job would make `takeNext` copy its queues.
+        var cursor = fair.cursor()
+        while let id = fair.next(&cursor) {
+            // Read and updated in place: a copy of the job would make taking an item copy its queues.
             guard jobs[id]?.hasDispatchable == true, let engine = jobs[id]?.engine,
-                  let worker = freestWorker(for: id, with: engine), let item = jobs[id]?.takeNext() else { continue }
-            nextJob = (nextJob + offset + 1) % order.count
+                  let (item, worker) = nextRetry(of: id, engine: engine) ?? nextPending(of: id, engine: engine) else { continue }
+            fair.served(cursor)
             let key = ItemKey(job: id, item: item)
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
         return nil
+    }
+
+    /// The first of job `id`'s retries that some worker with credit may take, and that worker.
+    private mutating func nextRetry(of id: UInt64, engine: CompressionEngine) -> (UInt64, [UInt8])? {
+        jobs[id]?.pruneRetries()
+        guard let queue = jobs[id]?.retry, !queue.isEmpty else { return nil }
+        for item in queue {
+            guard let worker = freestWorker(for: id, with: engine, excluding: retries.excluded(ItemKey(job: id, item: item))) else { continue }
+            jobs[id]?.removeRetry(item)
+            return (item, worker)
+        }
+        return nil
+    }
+
+    /// Job `id`'s next item never sent, within its window, and the freest worker for it.
+    private mutating func nextPending(of id: UInt64, engine: CompressionEngine) -> (UInt64, [UInt8])? {
+        guard jobs[id]?.canDispatchPending == true, let worker = freestWorker(for: id, with: engine),
+              let item = jobs[id]?.takePending() else { return nil }
+        return (item, worker)
     }
 
     private mutating func nextCopy(now: ContinuousClock.Instant) -> Assignment? {
@@ -171,7 +190,7 @@ struct Scheduler: Sendable {
         }
         for key in overdue.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
             guard let engine = jobs[key.job]?.engine, let holder = holders[key]?.first?.worker,
-                  let worker = freestWorker(for: key.job, with: engine, excluding: holder) else { continue }
+                  let worker = freestWorker(for: key.job, with: engine, excluding: retries.excluded(key).union([holder])) else { continue }
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
@@ -186,9 +205,9 @@ struct Scheduler: Sendable {
     }
 
     /// Ties go to the smaller routing id, so the same events always give the same decisions.
-    private func freestWorker(for job: UInt64, with engine: CompressionEngine, excluding excluded: [UInt8]? = nil) -> [UInt8]? {
+    private func freestWorker(for job: UInt64, with engine: CompressionEngine, excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
         var best: (id: [UInt8], available: Int)?
-        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && id != excluded && !worker.paused.contains(job) {
+        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && !excluded.contains(id) && !worker.paused.contains(job) {
             if let current = best {
                 guard worker.available > current.available
                     || (worker.available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
@@ -214,6 +233,7 @@ struct Scheduler: Sendable {
             // (late) or dies: it is still compressing it.
             _ = dropHolder(worker, of: item)
             jobs[item.job]?.markDone(item.item)
+            retries.forget(item)
         case .late:
             // The slower copy, done at last: its credit is free.
             if workers[worker]?.inFlight.contains(item) == true { _ = dropHolder(worker, of: item) }
@@ -253,8 +273,47 @@ struct Scheduler: Sendable {
         return .accepted
     }
 
-    /// Takes `item` back from `worker` without an answer (its read failed, or its result was
-    /// refused) and queues it to be sent again, unless a copy is still out elsewhere.
+    /// `item` went wrong on `worker`, which holds it: its `itemFailed`, or a result refused.
+    /// The item is taken back and queued for a worker it has not gone wrong on, so it never
+    /// bounces back to the same one; unless a copy is still out elsewhere (that copy decides),
+    /// or it has gone wrong on `ItemRetries.limit` workers or no other connected worker with
+    /// its engine is left to try (its files fail: `giveUp`, and the item is settled by the caller).
+    mutating func wentWrong(_ item: ItemKey, on worker: [UInt8]) -> RetryDecision {
+        // Only its holder's word counts: a forger must not use up an item's retries.
+        guard judge(item, from: worker) == .accepted else { return .notHolder }
+        _ = retries.record(item, on: worker)
+        if !dropHolder(worker, of: item) { return .stillHeld }
+        let excluded = retries.excluded(item)
+        guard !retries.isExhausted(item), let engine = jobs[item.job]?.engine,
+              workers.contains(where: { $0.value.engines.contains(engine) && !excluded.contains($0.key) }) else {
+            retries.forget(item)
+            return .giveUp
+        }
+        jobs[item.job]?.requeue(item.item)
+        return .retry
+    }
+
+    /// Retried items that no connected worker may take any more (every worker with their job's
+    /// engine has gone wrong on them, after the others left): taken out of the queues and
+    /// returned, so their files fail instead of waiting forever. With no worker for the engine
+    /// connected at all they wait, like every item, for one to join.
+    mutating func takeStranded() -> [ItemKey] {
+        var stranded: [ItemKey] = []
+        for key in retries.items where holders[key] == nil && !isSettled(key) {
+            guard let engine = jobs[key.job]?.engine else { continue }
+            let capable = workers.filter { $0.value.engines.contains(engine) }.keys
+            let excluded = retries.excluded(key)
+            if !capable.isEmpty, capable.allSatisfy(excluded.contains) { stranded.append(key) }
+        }
+        for key in stranded {
+            jobs[key.job]?.removeRetry(key.item)
+            retries.forget(key)
+        }
+        return stranded.sorted { ($0.job, $0.item) < ($1.job, $1.item) }
+    }
+
+    /// Takes `item` back from `worker` without an answer (its read failed: no fault of the
+    /// worker's) and queues it to be sent again, unless a copy is still out elsewhere.
     mutating func requeue(_ item: ItemKey, from worker: [UInt8]?) {
         if let worker, !dropHolder(worker, of: item) { return }
         jobs[item.job]?.requeue(item.item)
@@ -270,6 +329,7 @@ struct Scheduler: Sendable {
         }
         holders.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
+        retries.forget(item)
     }
 
     /// The blocks of an answered item are in their outputs (or were dropped with a failed

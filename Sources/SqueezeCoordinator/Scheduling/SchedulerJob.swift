@@ -68,15 +68,24 @@ struct SchedulerJob: Sendable {
     /// Whether anything can be sent now.
     var hasDispatchable: Bool { !retry.isEmpty || canDispatchPending }
 
-    /// The next item to send, retries first; nil when nothing is sendable now.
-    mutating func takeNext() -> UInt64? {
-        while let item = retry.popFirst() {
-            if !isDone(item) { return item }
-        }
+    /// The next item never sent, within the window; nil when there is none.
+    mutating func takePending() -> UInt64? {
         while canDispatchPending, let item = pending.popFirst() {
             if !isDone(item) { return item }
         }
         return nil
+    }
+
+    /// Drops retries answered meanwhile (by another copy).
+    mutating func pruneRetries() {
+        guard retry.contains(where: isDone) else { return }
+        retry.removeAll(where: isDone)
+    }
+
+    /// Takes `item` out of the retries (it is being sent, or given up).
+    mutating func removeRetry(_ item: UInt64) {
+        guard let index = retry.firstIndex(of: item) else { return }
+        retry.remove(at: index)
     }
 
     /// Marks an item answered: it is not sent again, and later answers are late.
