@@ -17,7 +17,7 @@ public struct CoordinatorConfiguration: Sendable {
     /// Bytes dispatched but not yet written, across jobs; bounds the reorder buffers.
     public var writeBehindBytes: Int
     /// How many files of a job may be planned and not yet finished: the scan pauses there, so
-    /// a job's memory does not grow with its tree (about 200 bytes per open file).
+    /// a job's memory does not grow with its tree (about 1 KiB per open file, with its items).
     public var openFilesLimit: Int
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
@@ -46,7 +46,7 @@ public struct CoordinatorConfiguration: Sendable {
         liveness: Int = 3,
         creditPerSlot: Int = 4,
         writeBehindBytes: Int = 64 << 20,
-        openFilesLimit: Int = 100_000,
+        openFilesLimit: Int = 50_000,
         ioThreads: Int = 4,
         progressInterval: Duration = .milliseconds(200),
         root: String? = nil,
