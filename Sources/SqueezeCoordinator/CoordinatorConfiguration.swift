@@ -33,6 +33,12 @@ public struct CoordinatorConfiguration: Sendable {
     /// loopback and `--insecure` in `squeeze coordinator`).
     public var security: CoordinatorSecurity?
 
+    /// Checks every answer before its blocks are written: the claimed CRC against the source,
+    /// and the compressed bytes by inflating them (docs/architecture.md, "Checking results").
+    /// On by default; `squeeze coordinator --no-verify` turns it off, and `squeeze compress`,
+    /// whose workers are its own threads, runs without it.
+    public var verifyResults = true
+
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
     public var writeDelayForTesting: Duration?

@@ -24,6 +24,8 @@ struct Scheduler: Sendable {
     /// After a scan found no overdue item, the next waits until then: the scan walks
     /// every item in flight, and results arrive far more often than deadlines pass.
     private var quietUntil: ContinuousClock.Instant?
+    /// Workers an item should not go to again: their answer for it was refused.
+    private var avoid: [ItemKey: Set<[UInt8]>] = [:]
 
     init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10)) {
         self.deadline = deadline
@@ -120,6 +122,7 @@ struct Scheduler: Sendable {
             workers[worker]?.inFlight = kept
         }
         holders = holders.filter { $0.key.job != id }
+        avoid = avoid.filter { $0.key.job != id }
         return named.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
@@ -153,9 +156,17 @@ struct Scheduler: Sendable {
             let id = order[(nextJob + offset) % order.count]
             // Read and updated in place: a copy of the job would make `takeNext` copy its queues.
             guard jobs[id]?.hasDispatchable == true, let engine = jobs[id]?.engine,
-                  let worker = freestWorker(for: id, with: engine), let item = jobs[id]?.takeNext() else { continue }
-            nextJob = (nextJob + offset + 1) % order.count
+                  var worker = freestWorker(for: id, with: engine), let item = jobs[id]?.takeNext() else { continue }
             let key = ItemKey(job: id, item: item)
+            if let avoided = avoid[key], avoided.contains(worker) {
+                guard let other = placeAvoiding(key, avoided: avoided, engine: engine) else {
+                    // Another worker will have credit again: the item waits for it.
+                    jobs[id]?.requeue(item)
+                    continue
+                }
+                worker = other
+            }
+            nextJob = (nextJob + offset + 1) % order.count
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
@@ -171,7 +182,7 @@ struct Scheduler: Sendable {
         }
         for key in overdue.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
             guard let engine = jobs[key.job]?.engine, let holder = holders[key]?.first?.worker,
-                  let worker = freestWorker(for: key.job, with: engine, excluding: holder) else { continue }
+                  let worker = freestWorker(for: key.job, with: engine, excluding: [holder]) else { continue }
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
@@ -180,15 +191,29 @@ struct Scheduler: Sendable {
         return nil
     }
 
+    /// A worker for an item whose answer some workers gave wrongly: one of the others with
+    /// free credit; nil while the others are busy. When no other worker could ever take it
+    /// (none left, or all quarantined), the item may go back to one that failed it: the
+    /// quarantine bounds how often.
+    private mutating func placeAvoiding(_ key: ItemKey, avoided: Set<[UInt8]>, engine: CompressionEngine) -> [UInt8]? {
+        if let other = freestWorker(for: key.job, with: engine, excluding: avoided) { return other }
+        let othersExist = workers.contains { id, worker in
+            worker.credit > 0 && worker.engines.contains(engine) && !avoided.contains(id)
+        }
+        if othersExist { return nil }
+        avoid.removeValue(forKey: key)
+        return freestWorker(for: key.job, with: engine)
+    }
+
     private mutating func hold(_ key: ItemKey, by worker: [UInt8], now: ContinuousClock.Instant) {
         workers[worker]?.inFlight.insert(key)
         holders[key, default: []].append(Holder(worker: worker, since: now))
     }
 
     /// Ties go to the smaller routing id, so the same events always give the same decisions.
-    private func freestWorker(for job: UInt64, with engine: CompressionEngine, excluding excluded: [UInt8]? = nil) -> [UInt8]? {
+    private func freestWorker(for job: UInt64, with engine: CompressionEngine, excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
         var best: (id: [UInt8], available: Int)?
-        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && id != excluded && !worker.paused.contains(job) {
+        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && !excluded.contains(id) && !worker.paused.contains(job) {
             if let current = best {
                 guard worker.available > current.available
                     || (worker.available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
@@ -260,6 +285,24 @@ struct Scheduler: Sendable {
         jobs[item.job]?.requeue(item.item)
     }
 
+    /// An answer that `complete` accepted was refused after all (it failed verification):
+    /// the item is unanswered again and goes to another worker than `worker` where there is
+    /// one, unless a copy is still out with someone else.
+    mutating func reopen(_ item: ItemKey, refusing worker: [UInt8]) {
+        guard jobs[item.job] != nil else { return }
+        jobs[item.job]?.reopen(item.item)
+        avoid[item, default: []].insert(worker)
+        if holders[item]?.isEmpty == false { return }
+        jobs[item.job]?.requeue(item.item)
+    }
+
+    /// Stops giving `worker` work (its answers were refused too often): it stays registered
+    /// with no credit, and the items it held go to the front of their jobs' queues.
+    mutating func quarantine(_ worker: [UInt8]) {
+        guard let engines = workers[worker]?.engines else { return }
+        addWorker(worker, credit: 0, engines: engines)
+    }
+
     /// Marks `item` done without a result: nothing was left in it to send (every file in it
     /// had failed), or it failed for good. Frees the credit of whoever held it; with nothing to
     /// write, it no longer holds the window.
@@ -269,12 +312,14 @@ struct Scheduler: Sendable {
             workers[holder.worker]?.inFlight.remove(item)
         }
         holders.removeValue(forKey: item)
+        avoid.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
     }
 
     /// The blocks of an answered item are in their outputs (or were dropped with a failed
     /// file): the window may move past it.
     mutating func written(_ item: ItemKey) {
+        avoid.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
     }
 }
