@@ -53,6 +53,19 @@ public final class BlockVerifier {
     ///   - claim: planned length, claimed CRC-32, last flag.
     /// - Throws: `BlockDefect` saying what is wrong.
     public func verify(_ deflate: UnsafeRawBufferPointer, dictionary: UnsafeRawBufferPointer, claim: BlockClaim) throws(BlockDefect) {
+        let crc = try decode(deflate, dictionary: dictionary, rawLength: claim.rawLength, isLast: claim.isLast)
+        guard crc == claim.crc else {
+            throw BlockDefect("CRC-32 \(Self.hex(crc)) of the decoded bytes, \(Self.hex(claim.crc)) claimed")
+        }
+    }
+
+    /// Decodes one block as `verify` does, without a claimed CRC: it must inflate to exactly
+    /// `rawLength` bytes and end where the next block can begin. What a verifier that was not
+    /// told the claim reports.
+    /// - Returns: the CRC-32 of the decoded bytes.
+    /// - Throws: `BlockDefect` saying what is wrong.
+    public func decode(_ deflate: UnsafeRawBufferPointer, dictionary: UnsafeRawBufferPointer, rawLength: Int, isLast: Bool) throws(BlockDefect) -> UInt32 {
+        let claim = BlockClaim(crc: 0, rawLength: rawLength, isLast: isLast)
         guard (0...Self.maxDictionary).contains(dictionary.count) else {
             throw BlockDefect("dictionary of \(dictionary.count) bytes, at most \(Self.maxDictionary)")
         }
@@ -105,11 +118,8 @@ public final class BlockVerifier {
                 ? "\(total - consumed) bytes after the final deflate block"
                 : "a final deflate block where the file goes on")
         }
-        let crc = output.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[dictionary.count..<expectedOut])) }
-        guard crc == claim.crc else {
-            throw BlockDefect("CRC-32 \(Self.hex(crc)) of the decoded bytes, \(Self.hex(claim.crc)) claimed")
-        }
         if !claim.isLast { try checkEndsOnBoundary(finalBlockAt: blockEnd, total: total) }
+        return output.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[dictionary.count..<expectedOut])) }
     }
 
     /// A whole member as a shared-storage worker writes a one-block file: exactly `header`, the
@@ -124,6 +134,21 @@ public final class BlockVerifier {
         var last = claim
         last.isLast = true
         try verify(body, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), claim: last)
+    }
+
+    /// A whole member as `verifyMember` checks it, without a claimed CRC: `header`, one last
+    /// deflate block of `rawLength` bytes, and a trailer that matches what it decodes to.
+    /// - Returns: the CRC-32 of the decoded bytes.
+    /// - Throws: `BlockDefect` saying what is wrong.
+    public func decodeMember(_ member: UnsafeRawBufferPointer, header: [UInt8], rawLength: Int) throws(BlockDefect) -> UInt32 {
+        let trailerLength = GzipTrailer.size
+        guard member.count > header.count + trailerLength else { throw BlockDefect("member of \(member.count) bytes is too short") }
+        guard member.prefix(header.count).elementsEqual(header) else { throw BlockDefect("gzip header differs from the coordinator's") }
+        let body = UnsafeRawBufferPointer(rebasing: member[header.count..<(member.count - trailerLength)])
+        let crc = try decode(body, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), rawLength: rawLength, isLast: true)
+        let trailer = GzipTrailer(crc: crc, inputLength: UInt64(rawLength)).encoded()
+        guard member.suffix(trailerLength).elementsEqual(trailer) else { throw BlockDefect("gzip trailer does not match the decoded bytes") }
+        return crc
     }
 
     /// The first final block of the stream must be the appended one, at the block's end.
