@@ -570,6 +570,8 @@ public actor Coordinator {
             coordinatorCPUSeconds: ProcessCPU.seconds())
         status.refusedResults = verification.refusedResults
         status.resultsChecked = configuration.verifyResults
+        status.checksByWorkers = verification.checkedByWorkers
+        status.checksByCoordinator = verification.checkedLocally
         if let authorized = configuration.security?.authorized {
             status.authorizedKeys = authorized.count
             status.refusedConnections = authorized.refusedCount
@@ -696,6 +698,9 @@ public actor Coordinator {
         case .stitched(let result):
             workers[peer]?.lastHeard = now
             stitched(result, from: peer)
+        case .verified(let report):
+            workers[peer]?.lastHeard = now
+            verified(report, from: peer)
         case .probeReply(let reply):
             guard var worker = workers[peer] else { return }
             worker.lastHeard = now
@@ -735,6 +740,7 @@ public actor Coordinator {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
                 requeue(worker: peer)
                 workers.removeValue(forKey: peer)
+                takeBackChecks(now: now, from: peer)
                 pump()
             }
         default:
@@ -1136,6 +1142,7 @@ public actor Coordinator {
         logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
         requeue(worker: peer)
         workers.removeValue(forKey: peer)
+        takeBackChecks(now: .now, from: peer)
         pump()
     }
 
@@ -1150,6 +1157,11 @@ public actor Coordinator {
         endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
     }
 
+    /// Sends a `verify` item; its deflate frames are the ones the answer came in (no copy).
+    func sendVerify(_ request: VerifyRequest, to peer: [UInt8]) {
+        send(.verify(request), to: peer)
+    }
+
     private func tick() {
         let now = ContinuousClock.now
         if now - lastHeartbeat >= configuration.heartbeatInterval {
@@ -1160,12 +1172,14 @@ public actor Coordinator {
                     logger.warning("worker silent; declared dead", metadata: ["worker": "\(worker.hello.workerID)"])
                     requeue(worker: peer)
                     workers.removeValue(forKey: peer)
+                    takeBackChecks(now: now, from: peer)
                 } else {
                     send(.heartbeat, to: peer)
                 }
             }
             expireProbes(now: now)
             restartStitches(now: now)
+            if !verification.pending.isEmpty { takeBackChecks(now: now) }
             for id in jobOrder { removeWorkspaceOnceFreed(id, now: now) }
             pump()
             checkClients(now: now)

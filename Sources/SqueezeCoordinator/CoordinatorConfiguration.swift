@@ -39,6 +39,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// whose workers are its own threads, runs without it.
     public var verifyResults = true
 
+    /// How long a verifying worker has to answer a `verify` item before the coordinator checks
+    /// the answer itself.
+    public var verifyDeadline: Duration = .seconds(10)
+
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
     public var writeDelayForTesting: Duration?

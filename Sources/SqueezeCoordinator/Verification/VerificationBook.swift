@@ -9,10 +9,24 @@ struct VerificationBook: Sendable {
     var refusedResults = 0
     /// Jobs that run without the check (`--no-verify` on the coordinator or the job).
     var uncheckedJobs: Set<UInt64> = []
+    /// Checks out with verifying workers, by check id.
+    var pending: [UInt64: PendingCheck] = [:]
+    var nextCheckID: UInt64 = 1
+    /// Which good verdicts the coordinator checks again.
+    var audit = VerifierAudit()
+    /// Answers checked by another worker, and by the coordinator itself, since start.
+    var checkedByWorkers = 0
+    var checkedLocally = 0
+
+    /// Checks `verifier` has not answered yet.
+    func pendingCount(of verifier: [UInt8]) -> Int {
+        pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
+    }
 
     /// Forgets what was kept for a job that ended.
     mutating func forget(job: UInt64) {
         uncheckedJobs.remove(job)
         sources = sources.filter { $0.key.job != job }
+        pending = pending.filter { $0.value.request.item.job != job }
     }
 }

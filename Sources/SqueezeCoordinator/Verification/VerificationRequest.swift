@@ -12,4 +12,6 @@ struct VerificationRequest: Sendable {
     var blocks: [PendingBlock?]
     /// One per block.
     var checks: [CheckedBlock]
+    /// What a verifier said, when the coordinator checks because of it.
+    var verdict = VerifierVerdict.none
 }
