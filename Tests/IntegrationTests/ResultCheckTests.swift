@@ -40,6 +40,9 @@ struct ResultCheckTests {
         #expect((hostile.refusedResults ?? 0) >= 3)
         #expect(status.workers.first { $0.workerID == "good-worker" }?.quarantined == nil)
         #expect((status.refusedResults ?? 0) >= 3)
+        // Its answers that needed decoding (garbage, truncated; a wrong CRC is refused on sight)
+        // were checked by the real worker, not the coordinator.
+        #expect((status.checksByWorkers ?? 0) >= 2, "\(status)")
         let log = cluster.coordinator.stderr
         #expect(log.components(separatedBy: "worker quarantined").count == 2, "quarantine logged once: \(log)")
         #expect(log.components(separatedBy: "result refused:").count == 2, "first refusal logged once: \(log)")
