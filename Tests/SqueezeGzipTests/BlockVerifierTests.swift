@@ -142,6 +142,23 @@ struct BlockVerifierTests {
         #expect(try check(s.block.bytes, dictionary: s.dictionary.reversed(), claim: s.claim) != nil)
     }
 
+    /// What a verifier that is not told the claim reports: the CRC of the decoded bytes, and
+    /// for a whole member, a trailer that must match them.
+    @Test(arguments: EngineCase.representative)
+    func decodeReportsTheCRC(engine: EngineCase) throws {
+        let honest = try sample(engine, .text, isLast: false)
+        let verifier = try BlockVerifier()
+        let crc = try Array(honest.block.bytes).withUnsafeBytes { deflate in
+            try honest.dictionary.withUnsafeBytes { try verifier.decode(deflate, dictionary: $0, rawLength: honest.data.count, isLast: false) }
+        }
+        #expect(crc == honest.claim.crc)
+        #expect(throws: BlockDefect.self) {
+            try Array(honest.block.bytes).withUnsafeBytes { deflate in
+                try honest.dictionary.withUnsafeBytes { try verifier.decode(deflate, dictionary: $0, rawLength: honest.data.count + 1, isLast: false) }
+            }
+        }
+    }
+
     @Test func trailingBytesAndGarbageAreRefused() throws {
         let s = try sample(.libdeflate6, .text, isLast: true)
         #expect(try check(s.block.bytes + [0], dictionary: [], claim: s.claim) != nil)
