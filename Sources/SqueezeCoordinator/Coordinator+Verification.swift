@@ -121,7 +121,7 @@ extension Coordinator {
         workers.values.map { worker in
             VerifierCandidate(
                 id: worker.routingID, canVerify: worker.hello.capabilities?.contains(WorkerHello.verifyCapability) == true,
-                quarantined: verification.quarantine.isQuarantined(worker.routingID), seesStorage: worker.isShared(for: job),
+                quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)), seesStorage: worker.isShared(for: job),
                 load: scheduler.busy(worker.routingID) + verification.pendingCount(of: worker.routingID))
         }
     }
@@ -154,6 +154,13 @@ extension Coordinator {
             logger.debug("verifier could not read the blocks; checking here", metadata: ["reason": "\(String(reason.prefix(200)).debugDescription)"])
             checkLocally(request)
         }
+    }
+
+    /// A worker is gone: its checks are done here, and who it was is forgotten (it says again
+    /// when it comes back).
+    func verifierLeft(_ peer: [UInt8], now: ContinuousClock.Instant) {
+        verification.identities.removeValue(forKey: peer)
+        takeBackChecks(now: now, from: peer)
     }
 
     /// Checks whose verifier did not answer in time, or left, are done here instead.
@@ -208,7 +215,7 @@ extension Coordinator {
     /// time, quarantined at the threshold (logged once more).
     private func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil) {
         let name = workers[peer]?.hello.workerID ?? String(decoding: peer, as: UTF8.self)
-        switch verification.quarantine.strike(peer) {
+        switch verification.quarantine.strike(verification.identity(of: peer)) {
         case .first:
             logger.warning(key == nil ? "verdict refused: the coordinator's own check says otherwise" : "result refused: it does not decode to what was sent; the item goes to another worker", metadata: [
                 "worker": "\(name.debugDescription)", "job": "\(key?.job ?? 0)", "item": "\(key?.item ?? 0)",
@@ -218,7 +225,7 @@ extension Coordinator {
             logger.debug("strike", metadata: ["worker": "\(name.debugDescription)", "reason": "\(String(reason.prefix(200)).debugDescription)"])
         case .quarantined:
             logger.error("worker quarantined: too many refused results or verdicts; it gets no more work", metadata: [
-                "worker": "\(name.debugDescription)", "refused": "\(verification.quarantine.strikes(of: peer))",
+                "worker": "\(name.debugDescription)", "refused": "\(verification.quarantine.strikes(of: verification.identity(of: peer)))",
             ])
             scheduler.quarantine(peer)
             // Its checks go to others, or are done here.

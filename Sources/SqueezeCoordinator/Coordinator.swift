@@ -213,6 +213,7 @@ public actor Coordinator {
                 let peer = Array(message.frames[0])
                 do {
                     let envelope = try WireCodec.decode(message.frames.dropFirst())
+                    if case .workerReady = envelope.message { await identify(peer, userID: message.userID) }
                     await receive(envelope.message, from: peer)
                 } catch {
                     await countMalformed(error, from: peer)
@@ -559,8 +560,8 @@ public actor Coordinator {
                 busy: scheduler.busy(worker.routingID), megabytesPerSecond: worker.megabytesPerSecond(now: now),
                 lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone,
                 engines: worker.engines.map(\.rawValue).sorted(), storage: worker.storage.rawValue,
-                quarantined: verification.quarantine.isQuarantined(worker.routingID) ? true : nil,
-                refusedResults: verification.quarantine.strikes(of: worker.routingID))
+                quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)) ? true : nil,
+                refusedResults: verification.quarantine.strikes(of: verification.identity(of: worker.routingID)))
         }.sorted { $0.workerID < $1.workerID }
         let running = jobOrder.compactMap { jobs[$0] }.map { job in
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
@@ -672,8 +673,8 @@ public actor Coordinator {
             let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now)
             workers[peer] = record
             scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
-            // Reconnecting does not lift a quarantine.
-            if verification.quarantine.isQuarantined(peer) { scheduler.quarantine(peer) }
+            // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
+            if verification.quarantine.isQuarantined(verification.identity(of: peer)) { scheduler.quarantine(peer) }
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
             send(.welcome(Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)), to: peer)
             logger.info("worker joined", metadata: [
@@ -740,7 +741,7 @@ public actor Coordinator {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
                 requeue(worker: peer)
                 workers.removeValue(forKey: peer)
-                takeBackChecks(now: now, from: peer)
+                verifierLeft(peer, now: now)
                 pump()
             }
         default:
@@ -1142,7 +1143,7 @@ public actor Coordinator {
         logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
         requeue(worker: peer)
         workers.removeValue(forKey: peer)
-        takeBackChecks(now: .now, from: peer)
+        verifierLeft(peer, now: .now)
         pump()
     }
 
@@ -1155,6 +1156,11 @@ public actor Coordinator {
 
     private func send(_ message: WireMessage, to peer: [UInt8]) {
         endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
+    }
+
+    /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
+    private func identify(_ peer: [UInt8], userID: String?) {
+        verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: userID)
     }
 
     /// Sends a `verify` item; its deflate frames are the ones the answer came in (no copy).
@@ -1172,7 +1178,7 @@ public actor Coordinator {
                     logger.warning("worker silent; declared dead", metadata: ["worker": "\(worker.hello.workerID)"])
                     requeue(worker: peer)
                     workers.removeValue(forKey: peer)
-                    takeBackChecks(now: now, from: peer)
+                    verifierLeft(peer, now: now)
                 } else {
                     send(.heartbeat, to: peer)
                 }

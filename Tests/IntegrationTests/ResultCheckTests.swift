@@ -72,4 +72,42 @@ struct ResultCheckTests {
         #expect(try cluster.status().workers.first { $0.workerID == "bad-worker" }?.quarantined == true)
         #expect(cluster.coordinator.isRunning)
     }
+
+    @Test("with CURVE the quarantine follows the key: the same key under a new worker id is quarantined on arrival",
+          .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
+    func quarantineFollowsTheKey() throws {
+        let python = try #require(CurveTests.pyzmq)
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 2 << 20)
+        let keys = try CurveKeys(in: tree)
+        for name in ["coordinator", "worker", "client", "bad"] { _ = try keys.make(name) }
+        for name in ["worker", "client", "bad"] { try keys.authorize(name) }
+        let cluster = try TestCluster(
+            root: tree.path("data"), logs: tree.root, workers: 0,
+            coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
+            workerArguments: keys.clientArguments("worker"), clientArguments: keys.clientArguments("client"))
+        let curve = ["CURVE_SECRET": keys.secret("bad"), "CURVE_SERVER": keys.publicCertificate("coordinator")]
+        let first = try BackgroundProcess(
+            "bad-1", executable: URL(fileURLWithPath: python),
+            arguments: [Self.badWorker, cluster.workerEndpoint, "bad-1", "4"], in: tree.root, environment: curve)
+        try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(first.stderr)")
+        try cluster.addWorker(slots: 1, id: "good-worker", arguments: ["--storage", "remote"] + keys.clientArguments("worker"))
+        try #require(cluster.waitForWorkers(2))
+        let outcome = try cluster.submitAndWait(["src", "--level", "6"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 8)
+        #expect(try cluster.status().workers.first { $0.workerID == "bad-1" }?.quarantined == true)
+
+        // The same key under another id: quarantined as it registers, before any answer.
+        let second = try BackgroundProcess(
+            "bad-2", executable: URL(fileURLWithPath: python),
+            arguments: [Self.badWorker, cluster.workerEndpoint, "bad-2", "4"], in: tree.root, environment: curve)
+        try #require(cluster.waitForWorkers(3), "the second Python worker did not register: \(second.stderr)")
+        let status = try cluster.status()
+        #expect(status.workers.first { $0.workerID == "bad-2" }?.quarantined == true, "\(status.workers)")
+        #expect(status.workers.first { $0.workerID == "good-worker" }?.quarantined == nil)
+        let again = try cluster.submitAndWait(["src", "-o", "again", "--level", "6"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!second.stdout.contains("answered"), "the quarantined key was given work: \(second.stdout)")
+    }
 }

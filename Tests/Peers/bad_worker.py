@@ -10,6 +10,8 @@ MODE `verify-bad` or `verify-good`: it announces `verify` and no engine (so it i
 checks, never items; it would compress correctly) and lies in every `verified` answer, without decoding: `verify-bad` calls every block a defect,
 `verify-good` says every block decoded (to the CRC-32 of its deflate bytes, all it can know).
 Prints "verdict N" after each.
+With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
+in the environment, it connects with CURVE.
 """
 import json, os, struct, sys, time, zlib
 import zmq
@@ -21,6 +23,11 @@ ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
 sock.routing_id = worker_id.encode()
+if os.environ.get("CURVE_SECRET"):
+    import zmq.auth
+    public, secret = zmq.auth.load_certificate(os.environ["CURVE_SECRET"])
+    server, _ = zmq.auth.load_certificate(os.environ["CURVE_SERVER"])
+    sock.curve_publickey, sock.curve_secretkey, sock.curve_serverkey = public, secret, server
 sock.connect(endpoint)
 
 def header(kind):

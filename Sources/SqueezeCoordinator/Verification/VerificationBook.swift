@@ -18,6 +18,22 @@ struct VerificationBook: Sendable {
     var checkedByWorkers = 0
     var checkedLocally = 0
 
+    /// Who each connected worker is for strikes and quarantine, by routing id: its CURVE key
+    /// (the ZAP user id) when it connected with one, so a new worker id does not escape a
+    /// quarantine; absent: its routing id.
+    var identities: [[UInt8]: [UInt8]] = [:]
+
+    /// The key `peer`'s strikes are counted under.
+    func identity(of peer: [UInt8]) -> [UInt8] { identities[peer] ?? peer }
+
+    /// The strike key for a worker with `routingID` that connected with ZAP user id `userID`.
+    /// A leading 0 byte keeps key identities apart from routing ids (a worker id has no
+    /// control characters).
+    static func identity(routingID: [UInt8], userID: String?) -> [UInt8] {
+        guard let userID, !userID.isEmpty else { return routingID }
+        return [0] + Array("curve:\(userID)".utf8)
+    }
+
     /// Checks `verifier` has not answered yet.
     func pendingCount(of verifier: [UInt8]) -> Int {
         pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
