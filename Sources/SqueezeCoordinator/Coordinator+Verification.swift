@@ -139,7 +139,7 @@ extension Coordinator {
         var request = pending.request
         switch VerdictReading.read(report.findings, claims: pending.claims, byReference: pending.byReference) {
         case .good:
-            if verification.audit.shouldAudit(peer) {
+            if verification.audit.shouldAudit(roll: UInt64.random(in: 0...UInt64.max)) {
                 request.verdict = .audited(peer)
                 checkLocally(request)
                 return

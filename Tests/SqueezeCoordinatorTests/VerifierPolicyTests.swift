@@ -71,15 +71,17 @@ struct VerifierPolicyTests {
         }
     }
 
-    @Test("each verifier's first good verdict is audited, then one in the interval")
+    @Test("one good verdict in the interval is audited, drawn at random; an interval of 0 or 1 audits all")
     func audit() {
-        var audit = VerifierAudit(interval: 4)
-        let forA = (0..<9).map { _ in audit.shouldAudit(a) }
-        #expect(forA == [true, false, false, false, true, false, false, false, true])
-        let forB = [audit.shouldAudit(b), audit.shouldAudit(b)]
-        #expect(forB == [true, false])
-        var everyOne = VerifierAudit(interval: 0)
-        let audited = (0..<3).map { _ in everyOne.shouldAudit(a) }
-        #expect(audited == [true, true, true])
+        let audit = VerifierAudit(interval: 4)
+        let drawn: [UInt64] = Array(0..<12)
+        #expect(drawn.filter { audit.shouldAudit(roll: $0) } == [0, 4, 8])
+        #expect(audit.shouldAudit(roll: UInt64.max - 3))
+        #expect(!audit.shouldAudit(roll: UInt64.max))
+        let rolls: [UInt64] = [0, 1, 7, UInt64.max]
+        for interval in [0, 1] {
+            let every = VerifierAudit(interval: interval)
+            #expect(rolls.filter { every.shouldAudit(roll: $0) } == rolls)
+        }
     }
 }
