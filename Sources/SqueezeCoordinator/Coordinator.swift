@@ -812,6 +812,16 @@ public actor Coordinator {
             }
             blocks.append(.piece(block))
         }
+        // A worker's word that it cannot read a source is not taken alone either: the item goes
+        // once more, to another worker where there is one, and only a second report fails files.
+        // No strike: a file that really changed fails the same way for any worker.
+        if !failures.isEmpty, checksResults(of: key.job), verification.retriedReads.insert(key).inserted {
+            logger.info("worker could not read an item's source; trying another worker", metadata: [
+                "job": "\(key.job)", "item": "\(key.item)", "reason": "\(String(failures[0].1.prefix(200)).debugDescription)",
+            ])
+            scheduler.reopen(key, refusing: peer)
+            return true
+        }
         if checksResults(of: key.job) {
             check(pieces: blocks, item: key, from: peer, expected: expected)
         } else {

@@ -110,4 +110,25 @@ struct ResultCheckTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!second.stdout.contains("answered"), "the quarantined key was given work: \(second.stdout)")
     }
+
+    @Test("a shared-storage worker saying it cannot read its sources: the item goes once to another worker before its files fail",
+          .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
+    func failedReadsAreRetriedElsewhere() throws {
+        let python = try #require(CurveTests.pyzmq)
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 1 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
+                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
+        let failing = try BackgroundProcess(
+            "failing", executable: URL(fileURLWithPath: python),
+            arguments: [Self.badWorker, cluster.workerEndpoint, "failing", "4", "fail-reads"], in: tree.root)
+        try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(failing.stderr)")
+        try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"])
+        try #require(cluster.waitForWorkers(2))
+        let outcome = try cluster.submitAndWait(["src", "--level", "6"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("completed: 8 files"), "\(outcome.stdout)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 8)
+        #expect(failing.stdout.contains("failed 1"), "the failing worker was given no item: \(failing.stdout)")
+    }
 }

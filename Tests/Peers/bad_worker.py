@@ -10,6 +10,8 @@ MODE `verify-bad` or `verify-good`: it announces `verify` and no engine (so it i
 checks, never items; it would compress correctly) and lies in every `verified` answer, without decoding: `verify-bad` calls every block a defect,
 `verify-good` says every block decoded (to the CRC-32 of its deflate bytes, all it can know).
 Prints "verdict N" after each.
+MODE `fail-reads`: it announces shared storage, says it sees every job's files, and answers
+every `workRef` with each block failed ("cannot read"), writing nothing. Prints "failed N".
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
 in the environment, it connects with CURVE.
 """
@@ -18,7 +20,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "fail-reads"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -35,7 +37,9 @@ def header(kind):
 
 hello = {"workerID": worker_id, "host": "test", "slots": slots, "pid": os.getpid(),
          "engines": ["zlib", "libdeflate", "isal", "stored"]}
-if mode != "wrong":
+if mode == "fail-reads":
+    hello["storage"] = "shared"
+elif mode != "wrong":
     # It only verifies: with no engine it is given no item, so it is always free to check.
     hello["capabilities"] = ["verify"]
     hello["engines"] = []
@@ -66,8 +70,17 @@ def verdicts(frames):
             findings.append(struct.pack("<BIII", 0, zlib.crc32(deflated) & 0xFFFFFFFF, 0, 0))
     return struct.pack("<QI", check, count) + b"".join(findings)
 
+def failed_pieces(table):
+    job, item, attempt = struct.unpack_from("<QQQ", table, 0)
+    (wlen,) = struct.unpack_from("<I", table, 27)
+    (count,) = struct.unpack_from("<I", table, 31 + wlen)
+    reason = b"cannot read: says so"
+    pieces = struct.pack("<IIQI", 0, 0, 0, len(reason)) + reason
+    return struct.pack("<QQQI", job, item, attempt, count) + pieces * count
+
 answered = 0
 judged = 0
+failed = 0
 last_beat = 0.0
 while True:
     now = time.monotonic()
@@ -81,6 +94,15 @@ while True:
         sock.send_multipart([header(19), verdicts(frames)])
         judged += 1
         print(f"verdict {judged}", flush=True)
+        continue
+    if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 10:  # probe
+        probe = json.loads(frames[1])
+        sock.send_multipart([header(11), json.dumps({"jobID": probe["jobID"], "shared": True}).encode()])
+        continue
+    if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 12:  # workRef
+        sock.send_multipart([header(13), failed_pieces(frames[1])])
+        failed += 1
+        print(f"failed {failed}", flush=True)
         continue
     if len(frames[0]) != 16 or frames[0][3] != 4:  # only `work` and `verify` matter here
         continue

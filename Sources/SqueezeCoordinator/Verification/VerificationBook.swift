@@ -18,6 +18,9 @@ struct VerificationBook: Sendable {
     var checkedByWorkers = 0
     var checkedLocally = 0
 
+    /// Items a shared-storage worker said it could not read, sent once more to another worker.
+    var retriedReads: Set<ItemKey> = []
+
     /// Who each connected worker is for strikes and quarantine, by routing id: its CURVE key
     /// (the ZAP user id) when it connected with one, so a new worker id does not escape a
     /// quarantine; absent: its routing id.
@@ -44,5 +47,6 @@ struct VerificationBook: Sendable {
         uncheckedJobs.remove(job)
         sources = sources.filter { $0.key.job != job }
         pending = pending.filter { $0.value.request.item.job != job }
+        retriedReads = retriedReads.filter { $0.job != job }
     }
 }
