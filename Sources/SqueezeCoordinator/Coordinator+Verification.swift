@@ -121,7 +121,8 @@ extension Coordinator {
         workers.values.map { worker in
             VerifierCandidate(
                 id: worker.routingID, canVerify: worker.hello.capabilities?.contains(WorkerHello.verifyCapability) == true,
-                quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)), seesStorage: worker.isShared(for: job),
+                quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)),
+                late: verification.lateVerifiers.contains(verification.identity(of: worker.routingID)), seesStorage: worker.isShared(for: job),
                 load: scheduler.busy(worker.routingID) + verification.pendingCount(of: worker.routingID))
         }
     }
@@ -171,7 +172,10 @@ extension Coordinator {
         for (id, check) in overdue.sorted(by: { $0.key < $1.key }) {
             verification.pending.removeValue(forKey: id)
             if gone == nil {
-                logger.warning("verifier did not answer in time; checking here", metadata: [
+                // Not a strike (it may be slow, not hostile), but it is not asked again: a
+                // verifier that never answers would otherwise hold every output it is given.
+                verification.lateVerifiers.insert(verification.identity(of: check.verifier))
+                logger.warning("verifier did not answer in time; checking here, and not asking it again", metadata: [
                     "verifier": "\((workers[check.verifier]?.hello.workerID ?? String(decoding: check.verifier, as: UTF8.self)).debugDescription)",
                 ])
             }

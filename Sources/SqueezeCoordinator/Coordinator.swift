@@ -70,6 +70,7 @@ public actor Coordinator {
         self.logger = logger
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
+        verification.audit = VerifierAudit(interval: configuration.auditInterval)
         // Read here, off the actor: the first read opens a file in /proc.
         _ = KernelIdentity.bootID
     }

@@ -73,6 +73,37 @@ struct HostileVerifierTests {
         #expect(cluster.coordinator.isRunning)
     }
 
+    @Test("a verifier that never answers: past the deadline the coordinator checks, and the verifier is not asked again",
+          .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
+    func silentVerifier() throws {
+        let python = try #require(CurveTests.pyzmq)
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 4, bytesPerFile: 1 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
+                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
+        let silent = try BackgroundProcess(
+            "silent", executable: URL(fileURLWithPath: python),
+            arguments: [ResultCheckTests.badWorker, cluster.workerEndpoint, "silent", "1", "verify-silent"], in: tree.root)
+        try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(silent.stderr)")
+        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"])
+        try #require(cluster.waitForWorkers(2))
+        let started = ContinuousClock.now
+        let outcome = try cluster.submitAndWait(["src", "--level", "6"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 4)
+        // One deadline (10 s), not one per item: after it the silent worker is passed over.
+        #expect(ContinuousClock.now - started < .seconds(40))
+        let status = try cluster.status()
+        let asked = silent.stdout.components(separatedBy: "ignored").count - 1
+        #expect(asked >= 1 && asked == status.checksByWorkers, "\(silent.stdout) \(status)")
+        #expect((status.checksByCoordinator ?? 0) >= 4, "\(status)")
+        #expect(status.workers.first { $0.workerID == "silent" }?.quarantined == nil)
+        #expect(cluster.coordinator.stderr.contains("verifier did not answer in time"))
+        // A second job goes without it from the start.
+        #expect(try cluster.submitAndWait(["src", "-o", "again", "--level", "6"]).status == 0)
+        #expect(silent.stdout.components(separatedBy: "ignored").count - 1 == asked)
+    }
+
     @Test("shared storage: two workers check each other's pieces by reference, and the coordinator reads none")
     func sharedWorkersCheckEachOther() throws {
         let tree = try TestTree()
@@ -90,7 +121,7 @@ struct HostileVerifierTests {
         }
         let status = try cluster.status()
         #expect((status.checksByWorkers ?? 0) >= 8, "\(status)")
-        // Only audits (one good verdict in 64, at random) are checked here.
+        // Only audits (one good verdict in 256, at random) are checked here.
         #expect((status.checksByCoordinator ?? 0) <= (status.checksByWorkers ?? 0) / 4 + 2, "\(status)")
         #expect(status.refusedResults == 0)
         #expect(cluster.coordinator.isRunning)

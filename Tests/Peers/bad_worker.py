@@ -10,6 +10,7 @@ MODE `verify-bad` or `verify-good`: it announces `verify` and no engine (so it i
 checks, never items; it would compress correctly) and lies in every `verified` answer, without decoding: `verify-bad` calls every block a defect,
 `verify-good` says every block decoded (to the CRC-32 of its deflate bytes, all it can know).
 Prints "verdict N" after each.
+MODE `verify-silent`: like those, but it never answers a `verify`. Prints "ignored N".
 MODE `fail-reads`: it announces shared storage, says it sees every job's files, and answers
 every `workRef` with each block failed ("cannot read"), writing nothing. Prints "failed N".
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
@@ -20,7 +21,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good", "fail-reads"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -90,6 +91,10 @@ while True:
     if not sock.poll(100):
         continue
     frames = sock.recv_multipart()
+    if len(frames[0]) == 16 and frames[0][3] == 18 and mode == "verify-silent":
+        judged += 1
+        print(f"ignored {judged}", flush=True)
+        continue
     if len(frames[0]) == 16 and frames[0][3] == 18 and mode != "wrong":
         sock.send_multipart([header(19), verdicts(frames)])
         judged += 1

@@ -30,6 +30,9 @@ struct VerifierPolicyTests {
         let remoteOnly = [candidate(a), candidate(b, seesStorage: false)]
         #expect(VerifierChoice.choose(among: remoteOnly, compressor: a, byReference: true) == nil)
         #expect(VerifierChoice.choose(among: remoteOnly, compressor: a, byReference: false) == b)
+        var late = candidate(b)
+        late.late = true
+        #expect(VerifierChoice.choose(among: [candidate(a), late], compressor: a, byReference: false) == nil)
         // Alone: the coordinator checks itself.
         #expect(VerifierChoice.choose(among: [candidate(a)], compressor: a, byReference: false) == nil)
     }

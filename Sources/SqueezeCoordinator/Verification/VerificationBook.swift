@@ -18,6 +18,8 @@ struct VerificationBook: Sendable {
     var checkedByWorkers = 0
     var checkedLocally = 0
 
+    /// Workers (by identity) that let a check pass its deadline: not chosen as verifiers again.
+    var lateVerifiers: Set<[UInt8]> = []
     /// Items a shared-storage worker said it could not read, sent once more to another worker.
     var retriedReads: Set<ItemKey> = []
 

@@ -8,7 +8,7 @@ struct VerifierAudit: Sendable {
     let interval: UInt64
 
     /// An audit of one verdict in `interval` (at least 1: every verdict).
-    init(interval: Int = 64) {
+    init(interval: Int = 256) {
         self.interval = UInt64(max(1, interval))
     }
 

@@ -6,6 +6,8 @@ struct VerifierCandidate: Sendable, Equatable {
     var canVerify: Bool
     /// It is quarantined: its verdicts are not asked for.
     var quarantined: Bool
+    /// It let a check run past the deadline once: it is not asked again (it still compresses).
+    var late = false
     /// It sees the job's files on shared storage (needed for a check by reference).
     var seesStorage: Bool
     /// Items it holds plus checks it has not answered.

@@ -1,5 +1,5 @@
 /// Who checks an answer: a worker other than the one that compressed it, able to (announced
-/// `verify`, not quarantined, and for a check by reference seeing the job's files), least
+/// `verify`, not quarantined, never late with a check, and for a check by reference seeing the job's files), least
 /// loaded first, ties to the smaller routing id so the same state gives the same choice. Nil
 /// when there is none: the coordinator checks the answer itself.
 enum VerifierChoice {
@@ -8,7 +8,7 @@ enum VerifierChoice {
     static func choose(among candidates: [VerifierCandidate], compressor: [UInt8], byReference: Bool,
                        excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
         var best: VerifierCandidate?
-        for candidate in candidates where candidate.id != compressor && candidate.canVerify && !candidate.quarantined
+        for candidate in candidates where candidate.id != compressor && candidate.canVerify && !candidate.quarantined && !candidate.late
             && (!byReference || candidate.seesStorage) && !excluded.contains(candidate.id) {
             if let current = best {
                 guard candidate.load < current.load
