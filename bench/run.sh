@@ -126,14 +126,17 @@ timed() {
 # the workers in the given storage mode (shared: they read and write the files themselves;
 # remote: every block passes through the coordinator). Only the job is timed (submit until its
 # summary), as a user of a running cluster sees it; the coordinator's CPU time over the job
-# comes from its status (getrusage, to the microsecond).
+# comes from its status (getrusage, to the microsecond). A seventh argument, `no-verify`, runs
+# the coordinator with --no-verify: what the result check costs is the difference.
 cluster() {
-  local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-}
+  local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-} verify=${7:-}
+  local coord_flags=()
+  [[ $verify == no-verify ]] && coord_flags+=(--no-verify)
   local out
   next_out
   # The routing ceiling writes to memory (/dev/shm), so the disk is not what it measures.
   [[ -n $out_root ]] && out=$out_root/squeeze-bench-out-$slot
-  "$bin" coordinator --listen tcp://127.0.0.1:0 --workers-listen tcp://127.0.0.1:0 \
+  "$bin" coordinator --listen tcp://127.0.0.1:0 --workers-listen tcp://127.0.0.1:0 "${coord_flags[@]}" \
     > "$work/coord.out" 2> "$work/coord.err" &
   local coord=$!; pids+=("$coord")
   for _ in $(seq 400); do grep -q listening "$work/coord.out" && break; sleep 0.05; done
@@ -194,6 +197,8 @@ for run in $(seq "$runs"); do
   done
   cluster "squeeze cluster -6, shared storage (coordinator + 2 workers, TCP)" file "$cat_dir" 6 shared
   cluster "squeeze cluster -6, remote (coordinator + 2 workers, TCP)" file "$cat_dir" 6 remote
+  cluster "squeeze cluster -6, shared storage, --no-verify (coordinator + 2 workers, TCP)" file "$cat_dir" 6 shared "" no-verify
+  cluster "squeeze cluster -6, remote, --no-verify (coordinator + 2 workers, TCP)" file "$cat_dir" 6 remote "" no-verify
   # --- mixed corpus ---
   next_out; mkdir -p "$out"
   timed "gzip -6 (one stream)" mixed "$out/mixed.gz" -- bash -c "gzip -6 -c '$cat_file' > '$out/mixed.gz'"

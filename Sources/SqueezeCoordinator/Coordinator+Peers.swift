@@ -52,6 +52,13 @@ extension Coordinator {
         pump()
     }
 
+    /// An answer accepted, then refused after all (it failed its check, or its worker could
+    /// not read the source): the item goes to a worker it has not gone wrong on, or its files
+    /// fail when none is left (`Scheduler.reopen`).
+    func reopen(_ key: ItemKey, refusing peer: [UInt8], reason: String) {
+        if scheduler.reopen(key, refusing: peer) == .giveUp { failFiles(of: key, reason: reason) }
+    }
+
     /// Retried items whose every capable worker has gone wrong on them (the others left):
     /// their files fail instead of waiting forever.
     func failStranded() {

@@ -58,6 +58,12 @@ public actor Coordinator {
     private var nextAttempt: UInt64 = 1
     /// Workspaces of jobs ended by shutdown before a writer could remove them.
     private var leftWorkspaces: [JobWorkspace] = []
+    /// The result check's state: sources kept for it, strikes, quarantine.
+    var verification = VerificationBook()
+    /// Answers waiting for their check (`Coordinator+Verification`).
+    var verifySink: AsyncStream<VerificationRequest>.Continuation?
+    /// Threads that check answers, apart from the I/O pool so a check never delays a publish.
+    private let verifyPool = BlockingIOPool(threads: 2, name: "squeeze-verify")
 
     /// A coordinator using `context` for its sockets.
     public init(configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")) {
@@ -66,12 +72,14 @@ public actor Coordinator {
         self.logger = logger
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
+        verification.audit = VerifierAudit(interval: configuration.auditInterval)
         // Read here, off the actor: the first read opens a file in /proc.
         _ = KernelIdentity.bootID
     }
 
     deinit {
         pool.shutdown()
+        verifyPool.shutdown()
     }
 
     // MARK: - Running
@@ -120,6 +128,7 @@ public actor Coordinator {
             throw error
         }
         let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
+        let (verifications, verifySink) = AsyncStream.makeStream(of: VerificationRequest.self)
         // At most one request per running job is out at a time.
         let (scanRequests, scanSink) = AsyncStream.makeStream(of: ScanRequest.self)
         var writerStreams: [AsyncStream<WriterCommand>] = []
@@ -130,6 +139,7 @@ public actor Coordinator {
             writerSinks.append(sink)
         }
         await attach(endpoint: endpoint, clientEndpoint: clientEndpoint, dispatchSink: dispatchSink, scanSink: scanSink, writerSinks: writerSinks)
+        await attach(verifySink: verifySink)
         onReady(CoordinatorEndpoints(workers: endpoint.boundEndpoints, clients: clientEndpoint?.boundEndpoints ?? []))
         await withTaskGroup(of: Void.self) { group in
             for stream in writerStreams {
@@ -139,6 +149,9 @@ public actor Coordinator {
                 group.addTask { await self.runReader(dispatches, endpoint: endpoint) }
             }
             group.addTask { await self.runEvents(endpoint) }
+            for _ in 0..<2 {
+                group.addTask { await self.runChecker(verifications, pool: self.verifyPool) }
+            }
             group.addTask { await self.runScanner(scanRequests) }
             if let clientEndpoint {
                 group.addTask { await self.serveClients(clientEndpoint) }
@@ -162,6 +175,7 @@ public actor Coordinator {
         let leftovers = await takeLeftWorkspaces()
         _ = try? await pool.run { for workspace in leftovers { workspace.remove() } }
         pool.shutdown()
+        verifyPool.shutdown()
     }
 
     /// Stops taking jobs and ends `run`: running jobs fail, their clients are told and their
@@ -187,6 +201,10 @@ public actor Coordinator {
         self.writerSinks = writerSinks
     }
 
+    private func attach(verifySink: AsyncStream<VerificationRequest>.Continuation) {
+        self.verifySink = verifySink
+    }
+
     private nonisolated func runEvents(_ endpoint: ZMQEndpoint) async {
         for await event in endpoint.events {
             switch event {
@@ -198,6 +216,7 @@ public actor Coordinator {
                 let peer = Array(message.frames[0])
                 do {
                     let envelope = try WireCodec.decode(message.frames.dropFirst())
+                    if case .workerReady = envelope.message { await identify(peer, userID: message.userID) }
                     await receive(envelope.message, from: peer)
                 } catch {
                     await countMalformed(error, from: peer)
@@ -211,13 +230,19 @@ public actor Coordinator {
     private nonisolated func runReader(_ dispatches: AsyncStream<Dispatch>, endpoint: ZMQEndpoint) async {
         for await dispatch in dispatches {
             let outcome: Result<[WorkBlock], ReadFailures>
+            var sources: [BlockRef: SourceBlock] = [:]
             do {
-                outcome = try await pool.run { [readBuffers] in Self.read(dispatch, into: readBuffers) }
+                (outcome, sources) = try await pool.run { [readBuffers] in
+                    let outcome = Self.read(dispatch, into: readBuffers)
+                    guard dispatch.verify, case .success(let blocks) = outcome else { return (outcome, [:]) }
+                    return (outcome, Self.sources(of: blocks, refs: dispatch.blocks.map(\.ref)))
+                }
             } catch {
                 outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
             }
             switch outcome {
             case .success(let blocks):
+                if dispatch.verify { await recordSources(ItemKey(job: dispatch.job, item: dispatch.item), sources) }
                 let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
                 endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.work(work))))
             case .failure(let failures):
@@ -250,6 +275,22 @@ public actor Coordinator {
                 file: UInt32(block.ref.file), index: UInt32(block.ref.index), dictionaryLength: block.dictionaryLength,
                 isLast: block.isLast, bytes: ZMQFrame(bytes, range: frame))
         })
+    }
+
+    /// What the result check needs of the blocks read for a remote worker: the CRC of each
+    /// block's data and a copy of its dictionary (at most 32 KiB; the read buffer itself goes
+    /// back to the pool once sent). Blocking, on a pool thread.
+    private static func sources(of blocks: [WorkBlock], refs: [BlockRef]) -> [BlockRef: SourceBlock] {
+        var sources: [BlockRef: SourceBlock] = [:]
+        for (ref, block) in zip(refs, blocks) {
+            sources[ref] = block.bytes.withUnsafeBytes { bytes in
+                let split = min(block.dictionaryLength, bytes.count)
+                return SourceBlock(
+                    crc: CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[split...])),
+                    dictionary: Array(bytes[..<split]))
+            }
+        }
+        return sources
     }
 
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
@@ -319,6 +360,7 @@ public actor Coordinator {
         }
         jobs[id] = job
         jobOrder.append(id)
+        if !configuration.verifyResults || request.verify == false { verification.uncheckedJobs.insert(id) }
         scheduler.addJob(id, items: 0, window: 1, engine: setting.engine, client: client)
         let first = prepared.firstBatch
         var start = JobStart(
@@ -521,7 +563,9 @@ public actor Coordinator {
                 workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
                 busy: scheduler.busy(worker.routingID), megabytesPerSecond: worker.megabytesPerSecond(now: now),
                 lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone,
-                engines: worker.engines.map(\.rawValue).sorted(), storage: worker.storage.rawValue)
+                engines: worker.engines.map(\.rawValue).sorted(), storage: worker.storage.rawValue,
+                quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)) ? true : nil,
+                refusedResults: verification.quarantine.strikes(of: verification.identity(of: worker.routingID)))
         }.sorted { $0.workerID < $1.workerID }
         let running = jobOrder.compactMap { jobs[$0] }.map { job in
             JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
@@ -529,6 +573,10 @@ public actor Coordinator {
         }
         var status = ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages,
             coordinatorCPUSeconds: ProcessCPU.seconds())
+        status.refusedResults = verification.refusedResults
+        status.resultsChecked = configuration.verifyResults
+        status.checksByWorkers = verification.checkedByWorkers
+        status.checksByCoordinator = verification.checkedLocally
         if let authorized = configuration.security?.authorized {
             status.authorizedKeys = authorized.count
             status.refusedConnections = authorized.refusedCount
@@ -543,6 +591,7 @@ public actor Coordinator {
         guard let job = jobs.removeValue(forKey: id) else { return }
         jobOrder.removeAll { $0 == id }
         dropInFlight(of: id)
+        verification.forget(job: id)
         if !job.workspaceRemoved { leftWorkspaces.append(job.workspace) }
         for peer in workers.keys { workers[peer]?.jobStorage.removeValue(forKey: id) }
         let now = ContinuousClock.now
@@ -631,6 +680,8 @@ public actor Coordinator {
             let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now)
             workers[peer] = record
             scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
+            // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
+            if verification.quarantine.isQuarantined(verification.identity(of: peer)) { scheduler.quarantine(peer) }
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
             send(.welcome(Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)), to: peer)
             logger.info("worker joined", metadata: [
@@ -655,6 +706,9 @@ public actor Coordinator {
         case .stitched(let result):
             workers[peer]?.lastHeard = now
             stitched(result, from: peer)
+        case .verified(let report):
+            workers[peer]?.lastHeard = now
+            verified(report, from: peer)
         case .probeReply(let reply):
             guard var worker = workers[peer] else { return }
             worker.lastHeard = now
@@ -689,6 +743,7 @@ public actor Coordinator {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
                 requeue(worker: peer)
                 workers.removeValue(forKey: peer)
+                verifierLeft(peer, now: now)
                 pump()
             }
         default:
@@ -710,7 +765,11 @@ public actor Coordinator {
     private func accept(_ result: WorkResult, from peer: [UInt8]) -> Bool {
         let key = ItemKey(job: result.jobID, item: result.itemID)
         guard let expected = admit(key, from: peer, rawLengths: result.blocks.map(\.rawLength)) else { return false }
-        hand(key, expected: expected, blocks: result.blocks.map(PendingBlock.bytes))
+        if checksResults(of: key.job) {
+            check(result, item: key, from: peer, expected: expected)
+        } else {
+            hand(key, expected: expected, blocks: result.blocks.map(PendingBlock.bytes))
+        }
         return true
     }
 
@@ -755,7 +814,23 @@ public actor Coordinator {
             }
             blocks.append(.piece(block))
         }
-        hand(key, expected: expected, blocks: blocks)
+        // A worker's word that it cannot read a source is not taken alone either: the item goes
+        // once more, to another worker where there is one, and only a second report fails files.
+        // No strike: a file that really changed fails the same way for any worker. With no
+        // other worker its word stands: only the unreadable files fail.
+        if !failures.isEmpty, checksResults(of: key.job), scheduler.canRetryElsewhere(key, than: peer),
+           verification.retriedReads.insert(key).inserted {
+            logger.info("worker could not read an item's source; trying another worker", metadata: [
+                "job": "\(key.job)", "item": "\(key.item)", "reason": "\(String(failures[0].1.prefix(200)).debugDescription)",
+            ])
+            reopen(key, refusing: peer, reason: "could not read the source: \(String(failures[0].1.prefix(200)))")
+            return true
+        }
+        if checksResults(of: key.job) {
+            check(pieces: blocks, item: key, from: peer, expected: expected)
+        } else {
+            hand(key, expected: expected, blocks: blocks)
+        }
         for (file, reason) in failures { fileFailed(FileKey(job: key.job, file: file), reason: reason) }
         return true
     }
@@ -816,7 +891,7 @@ public actor Coordinator {
 
     /// Hands an accepted item's blocks (nil: not written, its file fails) to the writers; the
     /// window moves past the item once they are all in their outputs.
-    private func hand(_ key: ItemKey, expected: [BlockRef], blocks: [PendingBlock?]) {
+    func hand(_ key: ItemKey, expected: [BlockRef], blocks: [PendingBlock?]) {
         // Moved out and back in: mutating a copy would copy the job's per-file arrays each time.
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         job.sentBlocks.removeValue(forKey: key.item)
@@ -1053,7 +1128,7 @@ public actor Coordinator {
     }
 
     /// The gzip header of a file's member: its name and mtime, like gzip writes.
-    private func header(of file: PlannedFile, in job: JobRecord) -> GzipHeader {
+    func header(of file: PlannedFile, in job: JobRecord) -> GzipHeader {
         GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
     }
 
@@ -1083,6 +1158,7 @@ public actor Coordinator {
         logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
         requeue(worker: peer)
         workers.removeValue(forKey: peer)
+        verifierLeft(peer, now: .now)
         pump()
     }
 
@@ -1097,6 +1173,16 @@ public actor Coordinator {
         endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
     }
 
+    /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
+    private func identify(_ peer: [UInt8], userID: String?) {
+        verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: userID)
+    }
+
+    /// Sends a `verify` item; its deflate frames are the ones the answer came in (no copy).
+    func sendVerify(_ request: VerifyRequest, to peer: [UInt8]) {
+        send(.verify(request), to: peer)
+    }
+
     private func tick() {
         let now = ContinuousClock.now
         if now - lastHeartbeat >= configuration.heartbeatInterval {
@@ -1107,6 +1193,7 @@ public actor Coordinator {
                     logger.warning("worker silent; declared dead", metadata: ["worker": "\(worker.hello.workerID)"])
                     requeue(worker: peer)
                     workers.removeValue(forKey: peer)
+                    verifierLeft(peer, now: now)
                 } else {
                     send(.heartbeat, to: peer)
                 }
@@ -1114,6 +1201,7 @@ public actor Coordinator {
             expireProbes(now: now)
             restartStitches(now: now)
             logWarningSummaries(now: now)
+            if !verification.pending.isEmpty { takeBackChecks(now: now) }
             for id in jobOrder { removeWorkspaceOnceFreed(id, now: now) }
             pump()
             checkClients(now: now)
@@ -1249,7 +1337,7 @@ public actor Coordinator {
     }
 
     /// The bytes before block `index` that prime it: none for an engine without a dictionary.
-    private static func dictionaryRange(of index: Int, in file: PlannedFile, setting: EngineSetting) -> Range<UInt64> {
+    static func dictionaryRange(of index: Int, in file: PlannedFile, setting: EngineSetting) -> Range<UInt64> {
         guard setting.engine.usesDictionary else {
             let start = file.layout.range(of: index).lowerBound
             return start..<start
@@ -1278,7 +1366,9 @@ public actor Coordinator {
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
                 isLast: file.layout.isLast(ref.index)))
         }
-        return Dispatch(routingID: assignment.worker, job: key.job, item: key.item, setting: job.setting, blocks: blocks)
+        return Dispatch(
+            routingID: assignment.worker, job: key.job, item: key.item, setting: job.setting, blocks: blocks,
+            verify: checksResults(of: key.job))
     }
 
     private func readFailed(_ dispatch: Dispatch, failures: ReadFailures) {

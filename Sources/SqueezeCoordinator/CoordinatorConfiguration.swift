@@ -33,6 +33,22 @@ public struct CoordinatorConfiguration: Sendable {
     /// loopback and `--insecure` in `squeeze coordinator`).
     public var security: CoordinatorSecurity?
 
+    /// Checks every answer before its blocks are written: the claimed CRC against the source,
+    /// and the compressed bytes by inflating them (docs/architecture.md, "Checking results").
+    /// On by default; `squeeze coordinator --no-verify` turns it off, and `squeeze compress`,
+    /// whose workers are its own threads, runs without it.
+    public var verifyResults = true
+
+    /// How long a verifying worker has to answer a `verify` item before the coordinator checks
+    /// the answer itself.
+    public var verifyDeadline: Duration = .seconds(10)
+
+    /// One "good" verdict from a verifying worker in this many, drawn at random, is checked
+    /// again by the coordinator itself (`VerifierAudit`). Each audit costs the coordinator a
+    /// full check of an item (about 11 CPU-s per GB checked, measured), so the default keeps
+    /// audits near 0.04 CPU-s per GB of input; smaller catches a lying verifier sooner.
+    public var auditInterval = 256
+
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
     public var writeDelayForTesting: Duration?

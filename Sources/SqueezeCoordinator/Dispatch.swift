@@ -12,4 +12,6 @@ struct Dispatch: Sendable {
     var setting: EngineSetting
     /// The blocks to read.
     var blocks: [DispatchBlock]
+    /// The job's answers are checked: the reader keeps each block's CRC and dictionary.
+    var verify = false
 }

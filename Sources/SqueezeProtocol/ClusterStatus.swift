@@ -17,6 +17,18 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     public var authorizedKeys: Int?
     /// Connections the allow-list refused since the coordinator started; nil without CURVE.
     public var refusedConnections: Int?
+    /// Worker answers refused by the result check since the coordinator started; nil from
+    /// coordinators before it.
+    public var refusedResults: Int?
+    /// Whether the coordinator checks results (false with `--no-verify`); nil from
+    /// coordinators before the check.
+    public var resultsChecked: Bool?
+    /// Answers sent to another worker for their check since start; nil from coordinators
+    /// before verification items.
+    public var checksByWorkers: Int?
+    /// Answers the coordinator checked itself since start (no other worker could, a verifier
+    /// was late, contested, or audited); nil from coordinators before verification items.
+    public var checksByCoordinator: Int?
 
     /// Creates a status.
     public init(

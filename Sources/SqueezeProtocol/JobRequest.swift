@@ -18,12 +18,17 @@ public struct JobRequest: Codable, Sendable, Equatable {
     public var heartbeatMilliseconds: Int?
     /// Forces an engine (`zlib`, `libdeflate`, `isal`); nil lets the level choose.
     public var engine: String?
+    /// False to publish this job's outputs without checking the workers' answers (the
+    /// coordinator's `--no-verify` turns the check off for every job); nil means true.
+    public var verify: Bool?
 
     /// Creates a request.
     public init(
         source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil,
-        detached: Bool? = nil, heartbeatMilliseconds: Int? = nil, engine: String? = nil
+        detached: Bool? = nil, heartbeatMilliseconds: Int? = nil, engine: String? = nil,
+        verify: Bool? = nil
     ) {
+        self.verify = verify
         self.source = source
         self.destination = destination
         self.level = level

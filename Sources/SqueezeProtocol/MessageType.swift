@@ -35,6 +35,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case discard = 16
     /// Shared-storage worker → coordinator: a `discard` is done (job id, 8 bytes).
     case discarded = 17
+    /// Coordinator → verifying worker: check another worker's compressed blocks (binary table,
+    /// then two payload frames per inline block).
+    case verify = 18
+    /// Verifying worker → coordinator: what each block decoded to (binary table).
+    case verified = 19
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

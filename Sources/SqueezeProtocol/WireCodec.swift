@@ -34,6 +34,8 @@ public enum WireCodec {
         case .stitch(let request): return [header, ZMQFrame(encodeStitch(request))]
         case .stitched(let result): return [header, ZMQFrame(encodeStitch(result))]
         case .discard(let request): return [header, ZMQFrame(encodeDiscard(request))]
+        case .verify(let request): return [header] + encodeVerify(request)
+        case .verified(let report): return [header, ZMQFrame(encodeVerified(report))]
         case .work(let work):
             var writer = ByteWriter(capacity: 22 + work.blocks.count * 17)
             writer.write(work.jobID)
@@ -92,6 +94,8 @@ public enum WireCodec {
         case .stitch: message = .stitch(try stitch(parts))
         case .stitched: message = .stitched(try stitched(parts))
         case .discard: message = .discard(try discard(parts))
+        case .verify: message = .verify(try verify(parts))
+        case .verified: message = .verified(try verified(parts))
         case .work: message = .work(try work(parts))
         case .result: message = .result(try result(parts))
         }

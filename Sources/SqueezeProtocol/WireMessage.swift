@@ -34,6 +34,10 @@ public enum WireMessage: Sendable, Equatable {
     case discard(PieceDiscard)
     /// Shared-storage worker → coordinator: the pieces of a `discard` for this job are gone.
     case discarded(UInt64)
+    /// Coordinator → verifying worker: check blocks another worker compressed.
+    case verify(VerifyRequest)
+    /// Verifying worker → coordinator: what the blocks decoded to.
+    case verified(VerifyReport)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -69,6 +73,8 @@ public enum WireMessage: Sendable, Equatable {
         case .stitched: .stitched
         case .discard: .discard
         case .discarded: .discarded
+        case .verify: .verify
+        case .verified: .verified
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

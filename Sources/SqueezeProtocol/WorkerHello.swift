@@ -17,6 +17,12 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// coordinator's kernel writes through the same page cache, so the coordinator's `syncfs`
     /// makes its pieces durable; any other must fsync them itself.
     public var bootID: String?
+    /// What it can do beyond compressing (`verify`: it answers `verify` items); nil means
+    /// nothing. Names the coordinator does not know are ignored.
+    public var capabilities: [String]?
+
+    /// The capability of answering `verify` items.
+    public static let verifyCapability = "verify"
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024
@@ -31,6 +37,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
         }
         if let storage, StorageMode(rawValue: storage) == nil { return "unknown storage mode (auto, shared or remote)" }
         if let bootID, bootID.utf8.count > 64 { return "bootID longer than 64 bytes" }
+        if let capabilities, capabilities.count > 16 || capabilities.contains(where: { $0.utf8.count > 32 }) {
+            return "at most 16 capabilities of at most 32 bytes"
+        }
         for (field, value) in [("workerID", workerID), ("host", host)] {
             guard !value.isEmpty, value.utf8.count <= Self.maxNameBytes,
                   !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -41,7 +50,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     }
 
     /// Creates an announcement.
-    public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil, storage: StorageMode? = nil, bootID: String? = nil) {
+    public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil, storage: StorageMode? = nil, bootID: String? = nil,
+                capabilities: [String]? = nil) {
+        self.capabilities = capabilities
         self.workerID = workerID
         self.host = host
         self.slots = slots

@@ -18,9 +18,17 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
     public var engines: [String]?
     /// Its storage mode: `auto`, `shared` or `remote`.
     public var storage: String?
+    /// True when the worker gets no more work because too many of its answers failed the
+    /// result check; absent otherwise.
+    public var quarantined: Bool?
+    /// Its answers refused by the result check; nil from coordinators before the check.
+    public var refusedResults: Int?
 
     /// Creates a worker status.
-    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int, engines: [String]? = nil, storage: String? = nil) {
+    public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int, engines: [String]? = nil, storage: String? = nil,
+                quarantined: Bool? = nil, refusedResults: Int? = nil) {
+        self.quarantined = quarantined
+        self.refusedResults = refusedResults
         self.workerID = workerID
         self.host = host
         self.slots = slots

@@ -39,6 +39,9 @@ public final class Worker: Sendable {
     private let compressionPool: BlockingIOPool
     /// A thread for storage probes and stitching, so neither waits behind a slot's compression.
     private let ioPool = BlockingIOPool(threads: 1, name: "squeeze-worker-io")
+    /// A thread for `verify` items, so a check (which holds another worker's output back)
+    /// never waits behind this worker's own compression.
+    private let verifyPool = BlockingIOPool(threads: 1, name: "squeeze-worker-verify")
 
     /// A worker using `context` for its socket.
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
@@ -54,6 +57,7 @@ public final class Worker: Sendable {
     deinit {
         compressionPool.shutdown()
         ioPool.shutdown()
+        verifyPool.shutdown()
     }
 
     /// Items finished since start.
@@ -121,7 +125,8 @@ public final class Worker: Sendable {
             workerID: configuration.workerID, host: configuration.host,
             slots: configuration.slots, pid: getpid(),
             engines: configuration.engines.map(\.rawValue),
-            storage: configuration.storage, bootID: KernelIdentity.bootID))))
+            storage: configuration.storage, bootID: KernelIdentity.bootID,
+            capabilities: configuration.verifies ? [WorkerHello.verifyCapability] : nil))))
     }
 
     /// One connection's life: receiver, heartbeat and slot tasks in one task group.
@@ -136,9 +141,11 @@ public final class Worker: Sendable {
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkerTask.self)
         let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
+        let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyRequest.self)
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
-            group.addTask { await self.receive(from: endpoint, into: queueSink, storage: storageSink) }
+            group.addTask { await self.receive(from: endpoint, into: queueSink, storage: storageSink, verify: verifySink) }
             group.addTask { await self.runStorageTasks(storageTasks, replyingOn: endpoint) }
+            group.addTask { await self.runVerifyItems(verifyItems, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
             for _ in 0..<configuration.slots {
                 group.addTask { await self.compress(from: queue, replyingOn: endpoint) }
@@ -158,6 +165,7 @@ public final class Worker: Sendable {
             }
             queueSink.finish()
             storageSink.finish()
+            verifySink.finish()
             group.cancelAll()
             return end
         }
@@ -167,7 +175,7 @@ public final class Worker: Sendable {
     }
 
     private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkerTask>.Continuation,
-        storage: AsyncStream<StorageTask>.Continuation
+        storage: AsyncStream<StorageTask>.Continuation, verify: AsyncStream<VerifyRequest>.Continuation
     ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
             guard case .message(let message) = event else {
@@ -195,6 +203,8 @@ public final class Worker: Sendable {
                 storage.yield(.stitch(request))
             case .discard(let request):
                 storage.yield(.discard(request))
+            case .verify(let request) where configuration.verifies:
+                verify.yield(request)
             case .probe(let probe):
                 let reply: ProbeReply
                 if configuration.storage == .remote {
@@ -313,6 +323,17 @@ public final class Worker: Sendable {
                 _ = try? await ioPool.run { Self.remove(request) }
                 endpoint.send(ZMQMessage(WireCodec.encode(.discarded(request.jobID))))
             }
+        }
+        return nil
+    }
+
+    /// Answers `verify` items one at a time on the verify thread. A cancelled job's are dropped
+    /// (the coordinator forgot the check); a stopping pool drops the rest with the session.
+    private func runVerifyItems(_ items: AsyncStream<VerifyRequest>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        for await request in items {
+            if state.withLockedValue({ $0.cancelledJobs.contains(request.jobID) }) { continue }
+            guard let report = try? await verifyPool.run({ VerifyRunner.run(request) }) else { continue }
+            endpoint.send(ZMQMessage(WireCodec.encode(.verified(report))))
         }
         return nil
     }

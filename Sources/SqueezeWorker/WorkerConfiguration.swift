@@ -23,6 +23,9 @@ public struct WorkerConfiguration: Sendable {
     public var healthEndpoint: String?
     /// The engines it offers; the coordinator sends it only jobs that use one of them.
     public var engines: [CompressionEngine] = CompressionEngine.allCases
+    /// Whether it announces the `verify` capability and answers `verify` items (checks of
+    /// other workers' blocks, docs/protocol.md "Verification items").
+    public var verifies = true
     /// How it gets at a job's files: probed per job (`auto`), read and written directly
     /// (`shared`), or carried in messages (`remote`).
     public var storage: StorageMode = .auto

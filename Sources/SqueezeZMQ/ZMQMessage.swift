@@ -2,6 +2,9 @@
 public struct ZMQMessage: Sendable, Equatable {
     /// The frames, in order.
     public var frames: [ZMQFrame]
+    /// On a received message, the peer's ZAP user id (the name the ZAP handler gave its CURVE
+    /// key); nil without ZAP and on messages built here.
+    public var userID: String?
 
     /// Wraps `frames`.
     public init(_ frames: [ZMQFrame]) {

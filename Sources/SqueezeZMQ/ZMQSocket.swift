@@ -156,6 +156,7 @@ public final class ZMQSocket {
     public func receive() throws -> ZMQMessage? {
         let socket = try raw("zmq_msg_recv")
         var frames: [ZMQFrame] = []
+        var userID: String?
         // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
         var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         part.initialize(to: zmq_msg_t())
@@ -177,6 +178,12 @@ public final class ZMQSocket {
             }
             let more = zmq_msg_more(part) != 0
             let size = zmq_msg_size(part)
+            // Frames from the wire carry the connection's metadata (a ROUTER's routing-id frame
+            // does not), so the first two are asked. NULL (EINVAL) without ZAP.
+            if userID == nil, frames.count < 2, let value = zmq_msg_gets(part, "User-Id") {
+                let id = String(cString: value)
+                if !id.isEmpty { userID = id }
+            }
             if size < Self.copiedFrameLimit {
                 if size == 0 {
                     frames.append(ZMQFrame([]))
@@ -197,7 +204,11 @@ public final class ZMQSocket {
                 frames.append(ZMQFrame(FrameBytes(receivedMessage: part)))
                 part = next
             }
-            if !more { return ZMQMessage(frames) }
+            if !more {
+                var message = ZMQMessage(frames)
+                message.userID = userID
+                return message
+            }
         }
     }
 }

@@ -53,6 +53,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Least time a worker may hold an item before a copy goes to another worker, e.g. 30s (it gets ten typical item times if that is longer).")
     var itemDeadline: Interval?
 
+    @Flag(help: "Publish outputs without checking the workers' answers (faster; a faulty or hostile worker can then corrupt outputs).")
+    var noVerify = false
+
     @Option(help: .hidden)
     var testWriteDelay: Interval?
 
@@ -85,6 +88,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.root = root
         settings.security = security
         settings.writeDelayForTesting = testWriteDelay?.duration
+        settings.verifyResults = !noVerify
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
             let service = CoordinatorService(

@@ -43,10 +43,10 @@ struct StatusCommand: AsyncParsableCommand {
         var text = "workers: \(status.workers.count), slots \(status.workers.reduce(0) { $0 + $1.slots }), busy \(status.workers.reduce(0) { $0 + $1.busy })\n"
         if !status.workers.isEmpty {
             text += Self.table(
-                ["WORKER", "HOST", "SLOTS", "BUSY", "MB/s", "ITEMS", "HEARD", "ENGINES"],
+                ["WORKER", "HOST", "SLOTS", "BUSY", "MB/s", "ITEMS", "REFUSED", "HEARD", "ENGINES"],
                 status.workers.map { worker in
-                    [worker.workerID, worker.host, "\(worker.slots)", "\(worker.busy)",
-                     String(format: "%.1f", worker.megabytesPerSecond), "\(worker.itemsDone)",
+                    [worker.workerID + (worker.quarantined == true ? " (quarantined)" : ""), worker.host, "\(worker.slots)", "\(worker.busy)",
+                     String(format: "%.1f", worker.megabytesPerSecond), "\(worker.itemsDone)", "\(worker.refusedResults ?? 0)",
                      String(format: "%.1fs ago", worker.lastHeartbeatSeconds),
                      (worker.engines ?? ["zlib"]).joined(separator: ",")]
                 })
@@ -63,6 +63,11 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if let refused = status.refusedConnections {
             text += "CURVE: \(status.authorizedKeys ?? 0) authorized keys, \(refused) connections refused\n"
+        }
+        if status.resultsChecked == false {
+            text += "results: published unchecked (--no-verify)\n"
+        } else if let refused = status.refusedResults, refused > 0 {
+            text += "results refused by the check: \(refused)\n"
         }
         if status.lateResults > 0 || status.malformedMessages > 0 {
             text += "late results dropped: \(status.lateResults), malformed messages dropped: \(status.malformedMessages)\n"

@@ -41,6 +41,9 @@ struct SubmitCommand: AsyncParsableCommand {
     @Flag(help: "Print the job id and return; the job runs on.")
     var detach = false
 
+    @Flag(help: "Publish this job's outputs without checking the workers' answers.")
+    var noVerify = false
+
     @OptionGroup var curve: CurveClientOptions
 
     func run() async throws {
@@ -51,7 +54,8 @@ struct SubmitCommand: AsyncParsableCommand {
             let client = try await ClusterClient.connect(to: coordinator, context: context, curve: keys)
             let request = JobRequest(
                 source: source, destination: destination, level: compression.level, force: force,
-                blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine)
+                blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine,
+                verify: noVerify ? false : nil)
             let mode = OutputMode.choose(json: json)
             let jobID = NIOLockedValueBox<UInt64?>(nil)
             let interrupts = NIOLockedValueBox(0)

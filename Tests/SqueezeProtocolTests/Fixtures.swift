@@ -145,8 +145,29 @@ enum Fixtures {
                          .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
         case .discarded: [.discarded(7), .discarded(UInt64.max)]
         case .discard: [.discard(discard), .discard(PieceDiscard(jobID: 7, workspace: Array("/w".utf8), pieces: []))]
+        case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: []))]
+        case .verified: [.verified(verified), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
         }
     }
+
+    /// A check of three blocks: one inline (with a dictionary), one piece and one whole member by reference.
+    static let verify = VerifyRequest(checkID: 9, jobID: 7, itemID: 42, blocks: [
+        .inline(InlineVerifyBlock(dictionary: ZMQFrame([UInt8](repeating: 0x61, count: 32_768)), deflate: ZMQFrame([3, 0]), rawLength: 65_536, isLast: false)),
+        .reference(VerifyReference(
+            sourcePath: Array("/data/a.bin".utf8), size: 1 << 20, modifiedSeconds: -5, modifiedNanoseconds: 999_999_999, inode: 77,
+            sourceOffset: 65_536 - 32_768, dictionaryLength: 32_768, rawLength: 65_536, isLast: true,
+            compressedPath: Array("/data/out/.squeeze-tmp-job-1/p42-9-1".utf8), compressedOffset: 0, compressedLength: 20_000, header: nil)),
+        .reference(VerifyReference(
+            sourcePath: Array("/data/b".utf8), size: 10, modifiedSeconds: 1, modifiedNanoseconds: 0, inode: 3,
+            sourceOffset: 0, dictionaryLength: 0, rawLength: 10, isLast: true,
+            compressedPath: Array("/data/out/.squeeze-tmp-job-1/p42-9-2".utf8), compressedOffset: 12, compressedLength: 40,
+            header: [0x1F, 0x8B, 8, 8, 0, 0, 0, 0, 0, 3, 0x62, 0])),
+    ])
+    static let verified = VerifyReport(checkID: 9, findings: [
+        VerifyFinding(outcome: .decoded, crc: 0xDEAD_BEEF),
+        VerifyFinding(outcome: .defect, sourceCRC: 0x1234_5678, reason: "not valid deflate data (last block)"),
+        VerifyFinding(outcome: .unreadable, reason: "/data/b: file was modified while it was read (mtime changed)"),
+    ])
 
     /// A segment after the first: no header, no trailer.
     static var middleSegment: StitchRequest {

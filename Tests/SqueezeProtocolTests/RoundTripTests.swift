@@ -26,6 +26,7 @@ struct RoundTripTests {
             let expected = switch message {
             case .work(let work): 2 + work.blocks.count
             case .result(let result): 2 + result.blocks.count
+            case .verify(let request): 2 + 2 * request.blocks.filter { if case .inline = $0 { true } else { false } }.count
             default: Fixtures.bodyless.contains(type) ? 1 : 2
             }
             #expect(frames.count == expected)
@@ -38,6 +39,7 @@ struct RoundTripTests {
             .workerReady: 1, .welcome: 2, .heartbeat: 3, .work: 4, .result: 5, .itemFailed: 6, .cancelJob: 7,
             .goodbye: 8, .unknownPeer: 9, .submit: 20, .submitted: 21, .jobEvent: 22, .cancel: 23,
             .statusRequest: 24, .statusReply: 25, .error: 30, .probe: 10, .probeReply: 11, .workRef: 12, .resultRef: 13, .stitch: 14, .stitched: 15, .discard: 16, .discarded: 17,
+            .verify: 18, .verified: 19,
         ]
         #expect(expected.count == MessageType.allCases.count)
         for type in MessageType.allCases {

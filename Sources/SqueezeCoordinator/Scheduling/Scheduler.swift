@@ -233,7 +233,7 @@ struct Scheduler: Sendable {
             // (late) or dies: it is still compressing it.
             _ = dropHolder(worker, of: item)
             jobs[item.job]?.markDone(item.item)
-            retries.forget(item)
+            // Its retries are kept until it is written: a checked answer may still be refused.
         case .late:
             // The slower copy, done at last: its credit is free.
             if workers[worker]?.inFlight.contains(item) == true { _ = dropHolder(worker, of: item) }
@@ -283,9 +283,24 @@ struct Scheduler: Sendable {
         guard judge(item, from: worker) == .accepted else { return .notHolder }
         _ = retries.record(item, on: worker)
         if !dropHolder(worker, of: item) { return .stillHeld }
+        return retryElsewhere(item)
+    }
+
+    /// Whether some worker other than `worker`, and other than those `item` already went
+    /// wrong on, may take `item` (it has credit and the job's engine).
+    func canRetryElsewhere(_ item: ItemKey, than worker: [UInt8]) -> Bool {
+        guard let engine = jobs[item.job]?.engine else { return false }
+        let excluded = retries.excluded(item).union([worker])
+        return workers.contains { $0.value.credit > 0 && $0.value.engines.contains(engine) && !excluded.contains($0.key) }
+    }
+
+    /// Queues `item`, which went wrong on the workers `retries` names, for another worker;
+    /// gives it up when it has gone wrong on too many or no other worker may take it (a
+    /// quarantined worker, with no credit, may not).
+    private mutating func retryElsewhere(_ item: ItemKey) -> RetryDecision {
         let excluded = retries.excluded(item)
         guard !retries.isExhausted(item), let engine = jobs[item.job]?.engine,
-              workers.contains(where: { $0.value.engines.contains(engine) && !excluded.contains($0.key) }) else {
+              workers.contains(where: { $0.value.credit > 0 && $0.value.engines.contains(engine) && !excluded.contains($0.key) }) else {
             retries.forget(item)
             return .giveUp
         }
@@ -301,7 +316,7 @@ struct Scheduler: Sendable {
         var stranded: [ItemKey] = []
         for key in retries.items where holders[key] == nil && !isSettled(key) {
             guard let engine = jobs[key.job]?.engine else { continue }
-            let capable = workers.filter { $0.value.engines.contains(engine) }.keys
+            let capable = workers.filter { $0.value.credit > 0 && $0.value.engines.contains(engine) }.keys
             let excluded = retries.excluded(key)
             if !capable.isEmpty, capable.allSatisfy(excluded.contains) { stranded.append(key) }
         }
@@ -317,6 +332,27 @@ struct Scheduler: Sendable {
     mutating func requeue(_ item: ItemKey, from worker: [UInt8]?) {
         if let worker, !dropHolder(worker, of: item) { return }
         jobs[item.job]?.requeue(item.item)
+    }
+
+    /// An answer that `complete` accepted was refused after all (it failed verification, or
+    /// its worker could not read the source): the item is unanswered again and, like an item
+    /// that went wrong on its holder, goes to a worker it has not gone wrong on, unless a copy
+    /// is still out with someone else; or is given up (its files fail) when none is left.
+    mutating func reopen(_ item: ItemKey, refusing worker: [UInt8]) -> RetryDecision {
+        guard jobs[item.job]?.contains(item.item) == true else { return .notHolder }
+        jobs[item.job]?.reopen(item.item)
+        // Already written or given up: there is nothing to take back.
+        guard !isSettled(item) else { return .notHolder }
+        _ = retries.record(item, on: worker)
+        if holders[item]?.isEmpty == false { return .stillHeld }
+        return retryElsewhere(item)
+    }
+
+    /// Stops giving `worker` work (its answers were refused too often): it stays registered
+    /// with no credit, and the items it held go to the front of their jobs' queues.
+    mutating func quarantine(_ worker: [UInt8]) {
+        guard let engines = workers[worker]?.engines else { return }
+        addWorker(worker, credit: 0, engines: engines)
     }
 
     /// Marks `item` done without a result: nothing was left in it to send (every file in it
@@ -336,5 +372,6 @@ struct Scheduler: Sendable {
     /// file): the window may move past it.
     mutating func written(_ item: ItemKey) {
         jobs[item.job]?.markWritten(item.item)
+        retries.forget(item)
     }
 }

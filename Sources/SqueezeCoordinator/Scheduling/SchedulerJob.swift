@@ -95,6 +95,15 @@ struct SchedulerJob: Sendable {
         doneCount += 1
     }
 
+    /// Takes back an answer that was refused after it counted (it failed verification): the
+    /// item is unanswered again, until it is written.
+    mutating func reopen(_ item: UInt64) {
+        guard contains(item), item >= lowWater, flags[Int(item - lowWater)] & Self.writtenFlag == 0,
+              flags[Int(item - lowWater)] & Self.answered != 0 else { return }
+        flags[Int(item - lowWater)] &= ~Self.answered
+        doneCount -= 1
+    }
+
     /// Marks an item written (implies answered) and advances the window.
     mutating func markWritten(_ item: UInt64) {
         guard contains(item), item >= lowWater else { return }

@@ -1,0 +1,254 @@
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// The result check: no answer reaches a writer before its blocks are proven to decode to
+/// what was planned (see docs/architecture.md, "Checking results").
+extension Coordinator {
+    /// Whether job `id`'s answers are checked.
+    func checksResults(of id: UInt64) -> Bool {
+        !verification.uncheckedJobs.contains(id)
+    }
+
+    /// A reader read an item for a remote worker: what it read is kept until the answer is
+    /// checked. Called before the `work` message leaves, so no answer can come first.
+    func recordSources(_ item: ItemKey, _ blocks: [BlockRef: SourceBlock]) {
+        guard jobs[item.job]?.state == .running else { return }
+        verification.sources[item] = blocks
+    }
+
+    /// Queues an admitted remote answer for its check.
+    func check(_ result: WorkResult, item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
+        let sources = verification.sources[item]
+        let checks = zip(expected, result.blocks).map { ref, block -> CheckedBlock in
+            let isLast = jobs[item.job]?.open[ref.file]?.plan.layout.isLast(ref.index) ?? true
+            return .received(block, source: sources?[ref], isLast: isLast)
+        }
+        submitCheck(VerificationRequest(
+            item: item, worker: peer, expected: expected, blocks: result.blocks.map(PendingBlock.bytes), checks: checks))
+    }
+
+    /// Queues an admitted shared-storage answer for its check: each piece is read back, and
+    /// its source range read again.
+    func check(pieces blocks: [PendingBlock?], item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
+        guard let job = jobs[item.job] else { return }
+        let checks = zip(expected, blocks).map { ref, block -> CheckedBlock in
+            guard case .piece(let piece)? = block, let file = job.open[ref.file]?.plan else { return .skipped }
+            let range = file.layout.range(of: ref.index)
+            let dictionary = Self.dictionaryRange(of: ref.index, in: file, setting: job.setting)
+            return .written(WrittenBlock(
+                path: piece.path, offset: piece.offset, length: piece.length, source: job.sourcePath(of: file), stamp: file.stamp,
+                sourceRange: dictionary.lowerBound..<range.upperBound,
+                dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
+                claim: BlockClaim(crc: piece.crc, rawLength: piece.rawLength, isLast: file.layout.isLast(ref.index)),
+                header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil))
+        }
+        submitCheck(VerificationRequest(item: item, worker: peer, expected: expected, blocks: blocks, checks: checks))
+    }
+
+    /// Sends an answer to another worker for its check, or checks it here when there is none
+    /// able to (docs/architecture.md, "Checking results").
+    private func submitCheck(_ request: VerificationRequest, excluding excluded: Set<[UInt8]> = []) {
+        // A claim that differs from the CRC read at dispatch needs no decoding to refuse.
+        for check in request.checks {
+            if case .received(let block, let source?, _) = check, source.crc != block.crc {
+                refuse(request.item, from: request.worker, reason: "claimed CRC-32 differs from that of the bytes sent")
+                return
+            }
+        }
+        guard let (verify, claims, byReference) = verifyItem(for: request),
+              let verifier = VerifierChoice.choose(
+                  among: verifierCandidates(job: request.item.job), compressor: request.worker,
+                  byReference: byReference.contains(true), excluding: excluded) else {
+            checkLocally(request)
+            return
+        }
+        let id = verification.nextCheckID
+        verification.nextCheckID += 1
+        verification.pending[id] = PendingCheck(request: request, verifier: verifier, sentAt: .now, claims: claims, byReference: byReference)
+        verification.checkedByWorkers += 1
+        var message = verify
+        message.checkID = id
+        sendVerify(message, to: verifier)
+    }
+
+    /// The coordinator's own check, on its verification threads.
+    func checkLocally(_ request: VerificationRequest) {
+        guard let verifySink else {
+            // Not running (no checker tasks): nothing can be checked, so nothing is written.
+            reopen(request.item, refusing: request.worker, reason: "the coordinator is not running its checks")
+            return
+        }
+        verification.checkedLocally += 1
+        verifySink.yield(request)
+    }
+
+    /// The `verify` item for an answer: its blocks with their bytes (remote) or where they are
+    /// (shared), the claimed CRCs kept back. Nil when some block cannot go (no dictionary was
+    /// kept for it): the coordinator checks that answer itself.
+    private func verifyItem(for request: VerificationRequest) -> (VerifyRequest, [UInt32], [Bool])? {
+        var blocks: [VerifyBlock] = []
+        var claims: [UInt32] = []
+        var byReference: [Bool] = []
+        for check in request.checks {
+            switch check {
+            case .skipped:
+                continue
+            case .received(let block, let source, let isLast):
+                guard let source else { return nil }
+                blocks.append(.inline(InlineVerifyBlock(
+                    dictionary: ZMQFrame(source.dictionary), deflate: block.bytes, rawLength: block.rawLength, isLast: isLast)))
+                claims.append(block.crc)
+                byReference.append(false)
+            case .written(let written):
+                blocks.append(.reference(VerifyReference(
+                    sourcePath: written.source.bytes, size: written.stamp.size, modifiedSeconds: written.stamp.modifiedSeconds,
+                    modifiedNanoseconds: written.stamp.modifiedNanoseconds, inode: written.stamp.inode,
+                    sourceOffset: written.sourceRange.lowerBound, dictionaryLength: written.dictionaryLength,
+                    rawLength: written.claim.rawLength, isLast: written.claim.isLast, compressedPath: written.path.bytes,
+                    compressedOffset: written.offset, compressedLength: written.length, header: written.header)))
+                claims.append(written.claim.crc)
+                byReference.append(true)
+            }
+        }
+        guard !blocks.isEmpty else { return nil }
+        return (VerifyRequest(checkID: 0, jobID: request.item.job, itemID: request.item.item, blocks: blocks), claims, byReference)
+    }
+
+    /// The workers as the verifier choice sees them.
+    private func verifierCandidates(job: UInt64) -> [VerifierCandidate] {
+        workers.values.map { worker in
+            VerifierCandidate(
+                id: worker.routingID, canVerify: worker.hello.capabilities?.contains(WorkerHello.verifyCapability) == true,
+                quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)),
+                late: verification.lateVerifiers.contains(verification.identity(of: worker.routingID)), seesStorage: worker.isShared(for: job),
+                load: scheduler.busy(worker.routingID) + verification.pendingCount(of: worker.routingID))
+        }
+    }
+
+    /// A verifier's answer. Only the verifier the check went to may answer it, once; a check
+    /// the coordinator took back (deadline, job ended) makes a late answer, ignored.
+    func verified(_ report: VerifyReport, from peer: [UInt8]) {
+        guard let pending = verification.pending[report.checkID] else { return }
+        guard pending.verifier == peer else {
+            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
+            return
+        }
+        verification.pending.removeValue(forKey: report.checkID)
+        guard jobs[pending.request.item.job]?.state == .running else { return }
+        var request = pending.request
+        switch VerdictReading.read(report.findings, claims: pending.claims, byReference: pending.byReference) {
+        case .good:
+            if verification.audit.shouldAudit(roll: UInt64.random(in: 0...UInt64.max)) {
+                request.verdict = .audited(peer)
+                checkLocally(request)
+                return
+            }
+            checked(request, defect: nil)
+        case .bad:
+            // Confirmed here before anyone gets a strike: a lying verifier cannot get an
+            // honest worker quarantined, only itself.
+            request.verdict = .contested(by: peer)
+            checkLocally(request)
+        case .unreadable(let reason):
+            logger.debug("verifier could not read the blocks; checking here", metadata: ["reason": "\(String(reason.prefix(200)).debugDescription)"])
+            checkLocally(request)
+        }
+    }
+
+    /// A worker is gone: its checks are done here, and who it was is forgotten (it says again
+    /// when it comes back).
+    func verifierLeft(_ peer: [UInt8], now: ContinuousClock.Instant) {
+        verification.identities.removeValue(forKey: peer)
+        takeBackChecks(now: now, from: peer)
+    }
+
+    /// Checks whose verifier did not answer in time, or left, are done here instead.
+    func takeBackChecks(now: ContinuousClock.Instant, from gone: [UInt8]? = nil) {
+        let overdue = verification.pending.filter { id, check in
+            check.verifier == gone || now - check.sentAt > configuration.verifyDeadline
+        }
+        for (id, check) in overdue.sorted(by: { $0.key < $1.key }) {
+            verification.pending.removeValue(forKey: id)
+            if gone == nil {
+                // Not a strike (it may be slow, not hostile), but it is not asked again: a
+                // verifier that never answers would otherwise hold every output it is given.
+                verification.lateVerifiers.insert(verification.identity(of: check.verifier))
+                logger.warning("verifier did not answer in time; checking here, and not asking it again", metadata: [
+                    "verifier": "\((workers[check.verifier]?.hello.workerID ?? String(decoding: check.verifier, as: UTF8.self)).debugDescription)",
+                ])
+            }
+            guard jobs[check.request.item.job]?.state == .running else { continue }
+            checkLocally(check.request)
+        }
+    }
+
+    /// The check of an answer is done: a good one goes to the writers, a bad one is dropped,
+    /// its item goes to another worker, and its sender gets a strike. A verifier whose word the
+    /// check contradicts gets one too.
+    func checked(_ request: VerificationRequest, defect: BlockDefect?) {
+        let key = request.item
+        verification.sources.removeValue(forKey: key)
+        guard jobs[key.job]?.state == .running else { return }
+        defer { pump() }
+        switch (request.verdict, defect) {
+        case (.contested(let verifier), nil):
+            strike(verifier, reason: "it called a good answer bad")
+        case (.audited(let verifier), _?):
+            strike(verifier, reason: "it called a bad answer good")
+        default:
+            break
+        }
+        guard let defect else {
+            hand(key, expected: request.expected, blocks: request.blocks)
+            return
+        }
+        refuse(key, from: request.worker, reason: defect.reason)
+    }
+
+    /// Drops a refused answer: the item is unanswered again and goes elsewhere; the worker is
+    /// counted, logged the first time, and quarantined at the threshold (logged once more).
+    func refuse(_ key: ItemKey, from peer: [UInt8], reason: String) {
+        verification.refusedResults += 1
+        reopen(key, refusing: peer, reason: "its result failed the check: \(reason)")
+        strike(peer, reason: reason, item: key)
+    }
+
+    /// Counts a strike against `peer` (a wrong answer, or a wrong verdict): logged the first
+    /// time, quarantined at the threshold (logged once more).
+    private func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil) {
+        let name = workers[peer]?.hello.workerID ?? String(decoding: peer, as: UTF8.self)
+        switch verification.quarantine.strike(verification.identity(of: peer)) {
+        case .first:
+            logger.warning(key == nil ? "verdict refused: the coordinator's own check says otherwise" : "result refused: it does not decode to what was sent; the item goes to another worker", metadata: [
+                "worker": "\(name.debugDescription)", "job": "\(key?.job ?? 0)", "item": "\(key?.item ?? 0)",
+                "reason": "\(String(reason.prefix(200)).debugDescription)",
+            ])
+        case .repeated:
+            logger.debug("strike", metadata: ["worker": "\(name.debugDescription)", "reason": "\(String(reason.prefix(200)).debugDescription)"])
+        case .quarantined:
+            logger.error("worker quarantined: too many refused results or verdicts; it gets no more work", metadata: [
+                "worker": "\(name.debugDescription)", "refused": "\(verification.quarantine.strikes(of: verification.identity(of: peer)))",
+            ])
+            scheduler.quarantine(peer)
+            // Its checks go to others, or are done here.
+            takeBackChecks(now: .now, from: peer)
+        }
+    }
+
+    /// Checks answers on the verification threads, one request at a time per task.
+    nonisolated func runChecker(_ requests: AsyncStream<VerificationRequest>, pool: BlockingIOPool) async {
+        for await request in requests {
+            let checks = request.checks
+            let defect: BlockDefect?
+            do {
+                defect = try await pool.run { ResultChecker.check(checks) }
+            } catch {
+                // The pool stopped: the coordinator is shutting down and the job with it.
+                continue
+            }
+            await checked(request, defect: defect)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// The coordinator's result-check state: what it read for items out with remote workers,
+/// who sent refused results, and which jobs skip the check.
+struct VerificationBook: Sendable {
+    /// Strikes and quarantined workers.
+    var quarantine = Quarantine()
+    /// Per item sent to a remote worker and not yet checked: each block's source CRC and dictionary.
+    var sources: [ItemKey: [BlockRef: SourceBlock]] = [:]
+    /// Answers refused by the check since start.
+    var refusedResults = 0
+    /// Jobs that run without the check (`--no-verify` on the coordinator or the job).
+    var uncheckedJobs: Set<UInt64> = []
+    /// Checks out with verifying workers, by check id.
+    var pending: [UInt64: PendingCheck] = [:]
+    var nextCheckID: UInt64 = 1
+    /// Which good verdicts the coordinator checks again.
+    var audit = VerifierAudit()
+    /// Answers checked by another worker, and by the coordinator itself, since start.
+    var checkedByWorkers = 0
+    var checkedLocally = 0
+
+    /// Workers (by identity) that let a check pass its deadline: not chosen as verifiers again.
+    var lateVerifiers: Set<[UInt8]> = []
+    /// Items a shared-storage worker said it could not read, sent once more to another worker.
+    var retriedReads: Set<ItemKey> = []
+
+    /// Who each connected worker is for strikes and quarantine, by routing id: its CURVE key
+    /// (the ZAP user id) when it connected with one, so a new worker id does not escape a
+    /// quarantine; absent: its routing id.
+    var identities: [[UInt8]: [UInt8]] = [:]
+
+    /// The key `peer`'s strikes are counted under.
+    func identity(of peer: [UInt8]) -> [UInt8] { identities[peer] ?? peer }
+
+    /// The strike key for a worker with `routingID` that connected with ZAP user id `userID`.
+    /// A leading 0 byte keeps key identities apart from routing ids (a worker id has no
+    /// control characters).
+    static func identity(routingID: [UInt8], userID: String?) -> [UInt8] {
+        guard let userID, !userID.isEmpty else { return routingID }
+        return [0] + Array("curve:\(userID)".utf8)
+    }
+
+    /// Checks `verifier` has not answered yet.
+    func pendingCount(of verifier: [UInt8]) -> Int {
+        pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
+    }
+
+    /// Forgets what was kept for a job that ended.
+    mutating func forget(job: UInt64) {
+        uncheckedJobs.remove(job)
+        sources = sources.filter { $0.key.job != job }
+        pending = pending.filter { $0.value.request.item.job != job }
+        retriedReads = retriedReads.filter { $0.job != job }
+    }
+}

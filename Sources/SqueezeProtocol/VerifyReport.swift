@@ -1,0 +1,13 @@
+/// Verifying worker → coordinator: what each block of a `verify` item decoded to.
+public struct VerifyReport: Sendable, Equatable {
+    /// The `verify` message's check id.
+    public var checkID: UInt64
+    /// One per block, in the request's order.
+    public var findings: [VerifyFinding]
+
+    /// Creates a report.
+    public init(checkID: UInt64, findings: [VerifyFinding]) {
+        self.checkID = checkID
+        self.findings = findings
+    }
+}

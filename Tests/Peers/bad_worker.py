@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""A worker written from docs/protocol.md that answers every item wrongly, for the tests.
+
+Usage: bad_worker.py ENDPOINT WORKER_ID SLOTS [MODE]
+MODE `wrong` (the default): each answer has the planned block count and lengths, so it
+passes the coordinator's plan check, but is wrong in one of three ways, in turn: a wrong
+CRC-32 on correct deflate bytes, garbage bytes, or correct deflate bytes cut short. It does
+not announce `verify`. Prints "answered N" after each answer.
+MODE `verify-bad` or `verify-good`: it announces `verify` and no engine (so it is given
+checks, never items; it would compress correctly) and lies in every `verified` answer, without decoding: `verify-bad` calls every block a defect,
+`verify-good` says every block decoded (to the CRC-32 of its deflate bytes, all it can know).
+Prints "verdict N" after each.
+MODE `verify-silent`: like those, but it never answers a `verify`. Prints "ignored N".
+MODE `fail-reads`: it announces shared storage, says it sees every job's files, and answers
+every `workRef` with each block failed ("cannot read"), writing nothing. Prints "failed N".
+With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
+in the environment, it connects with CURVE.
+"""
+import json, os, struct, sys, time, zlib
+import zmq
+
+endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
+mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads"), mode
+ctx = zmq.Context.instance()
+sock = ctx.socket(zmq.DEALER)
+sock.setsockopt(zmq.LINGER, 0)
+sock.routing_id = worker_id.encode()
+if os.environ.get("CURVE_SECRET"):
+    import zmq.auth
+    public, secret = zmq.auth.load_certificate(os.environ["CURVE_SECRET"])
+    server, _ = zmq.auth.load_certificate(os.environ["CURVE_SERVER"])
+    sock.curve_publickey, sock.curve_secretkey, sock.curve_serverkey = public, secret, server
+sock.connect(endpoint)
+
+def header(kind):
+    return b"SQ" + bytes([2, kind]) + struct.pack("<QI", 0, 0)
+
+hello = {"workerID": worker_id, "host": "test", "slots": slots, "pid": os.getpid(),
+         "engines": ["zlib", "libdeflate", "isal", "stored"]}
+if mode == "fail-reads":
+    hello["storage"] = "shared"
+elif mode != "wrong":
+    # It only verifies: with no engine it is given no item, so it is always free to check.
+    hello["capabilities"] = ["verify"]
+    hello["engines"] = []
+sock.send_multipart([header(1), json.dumps(hello).encode()])
+
+def deflate(data, dictionary, last):
+    c = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, zdict=dictionary) if dictionary \
+        else zlib.compressobj(6, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
+
+def verdicts(frames):
+    table = frames[1]
+    check, job, item, count = struct.unpack_from("<QQQI", table, 0)
+    at, payload, findings = 28, 2, []
+    for _ in range(count):
+        kind, raw, last = struct.unpack_from("<BIB", table, at)
+        at += 6
+        if kind != 0:  # only inline blocks come to a remote worker
+            findings.append(struct.pack("<BIII", 2, 0, 0, 0))
+            continue
+        at += 8
+        deflated = frames[payload + 1]
+        payload += 2
+        if mode == "verify-bad":
+            reason = b"says so"
+            findings.append(struct.pack("<BIII", 1, 0, 0, len(reason)) + reason)
+        else:
+            findings.append(struct.pack("<BIII", 0, zlib.crc32(deflated) & 0xFFFFFFFF, 0, 0))
+    return struct.pack("<QI", check, count) + b"".join(findings)
+
+def failed_pieces(table):
+    job, item, attempt = struct.unpack_from("<QQQ", table, 0)
+    (wlen,) = struct.unpack_from("<I", table, 27)
+    (count,) = struct.unpack_from("<I", table, 31 + wlen)
+    reason = b"cannot read: says so"
+    pieces = struct.pack("<IIQI", 0, 0, 0, len(reason)) + reason
+    return struct.pack("<QQQI", job, item, attempt, count) + pieces * count
+
+answered = 0
+judged = 0
+failed = 0
+last_beat = 0.0
+while True:
+    now = time.monotonic()
+    if now - last_beat > 0.3:
+        sock.send_multipart([header(3)])
+        last_beat = now
+    if not sock.poll(100):
+        continue
+    frames = sock.recv_multipart()
+    if len(frames[0]) == 16 and frames[0][3] == 18 and mode == "verify-silent":
+        judged += 1
+        print(f"ignored {judged}", flush=True)
+        continue
+    if len(frames[0]) == 16 and frames[0][3] == 18 and mode != "wrong":
+        sock.send_multipart([header(19), verdicts(frames)])
+        judged += 1
+        print(f"verdict {judged}", flush=True)
+        continue
+    if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 10:  # probe
+        probe = json.loads(frames[1])
+        sock.send_multipart([header(11), json.dumps({"jobID": probe["jobID"], "shared": True}).encode()])
+        continue
+    if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 12:  # workRef
+        sock.send_multipart([header(13), failed_pieces(frames[1])])
+        failed += 1
+        print(f"failed {failed}", flush=True)
+        continue
+    if len(frames[0]) != 16 or frames[0][3] != 4:  # only `work` and `verify` matter here
+        continue
+    table = frames[1]
+    job, item = struct.unpack_from("<QQ", table, 0)
+    (count,) = struct.unpack_from("<I", table, 18)
+    entries, payloads = [], []
+    for i in range(count):
+        _, _, dlen, length, last = struct.unpack_from("<IIIIB", table, 22 + 17 * i)
+        payload = frames[2 + i]
+        dictionary, data = payload[:dlen], payload[dlen:]
+        good = deflate(data, dictionary, last == 1)
+        crc = zlib.crc32(data) & 0xFFFFFFFF
+        wrong = answered % 3
+        if mode != "wrong":
+            out = good
+        elif wrong == 0:
+            out, crc = good, crc ^ 0x5A5A5A5A
+        elif wrong == 1:
+            out = os.urandom(max(8, len(good)))
+        else:
+            out = good[: max(1, len(good) - 3)]
+        entries.append(struct.pack("<III", crc, length, len(out)))
+        payloads.append(out)
+    result = struct.pack("<QQI", job, item, count) + b"".join(entries)
+    sock.send_multipart([header(5), result] + payloads)
+    answered += 1
+    print(f"answered {answered}", flush=True)
