@@ -16,9 +16,7 @@ struct HostileVerifierTests {
         try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 2 << 20)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
                                       coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        let liar = try BackgroundProcess(
-            "liar", executable: URL(fileURLWithPath: python),
-            arguments: [ResultCheckTests.badWorker, cluster.workerEndpoint, "liar", "1", "verify-bad"], in: tree.root)
+        let liar = try cluster.startHostileWorker(python: python, id: "liar", slots: 1, mode: "verify-bad", in: tree.root)
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(liar.stderr)")
         try cluster.addWorker(slots: 2, id: "honest", arguments: ["--storage", "remote"])
         try #require(cluster.waitForWorkers(2))
@@ -48,13 +46,9 @@ struct HostileVerifierTests {
                                       coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
         // The liar announces no engine, so it holds no item and is the least loaded verifier
         // for the bad worker's answers (ties go to the smaller id, "aa-liar").
-        let liar = try BackgroundProcess(
-            "liar", executable: URL(fileURLWithPath: python),
-            arguments: [ResultCheckTests.badWorker, cluster.workerEndpoint, "aa-liar", "1", "verify-good"], in: tree.root)
+        let liar = try cluster.startHostileWorker(python: python, id: "aa-liar", slots: 1, mode: "verify-good", in: tree.root)
         try #require(cluster.waitForWorkers(1), "the liar did not register: \(liar.stderr)")
-        let bad = try BackgroundProcess(
-            "bad-worker", executable: URL(fileURLWithPath: python),
-            arguments: [ResultCheckTests.badWorker, cluster.workerEndpoint, "bad-worker", "4"], in: tree.root)
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root)
         try #require(cluster.waitForWorkers(2), "the bad worker did not register: \(bad.stderr)")
         try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"])
         try #require(cluster.waitForWorkers(3))
@@ -81,9 +75,7 @@ struct HostileVerifierTests {
         try TestCorpus.make(at: tree.path("data/src"), files: 4, bytesPerFile: 1 << 20)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
                                       coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        let silent = try BackgroundProcess(
-            "silent", executable: URL(fileURLWithPath: python),
-            arguments: [ResultCheckTests.badWorker, cluster.workerEndpoint, "silent", "1", "verify-silent"], in: tree.root)
+        let silent = try cluster.startHostileWorker(python: python, id: "silent", slots: 1, mode: "verify-silent", in: tree.root)
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(silent.stderr)")
         try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"])
         try #require(cluster.waitForWorkers(2))

@@ -21,9 +21,7 @@ struct ResultCheckTests {
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
                                       coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
         // It registers first, with more slots, so it is offered work before the real worker exists.
-        let bad = try BackgroundProcess(
-            "bad-worker", executable: URL(fileURLWithPath: python),
-            arguments: [Self.badWorker, cluster.workerEndpoint, "bad-worker", "4"], in: tree.root)
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root)
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(bad.stderr)")
         try cluster.addWorker(slots: 1, id: "good-worker", arguments: ["--storage", "remote"])
         try #require(cluster.waitForWorkers(2))
@@ -57,9 +55,7 @@ struct ResultCheckTests {
         try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 2 << 20)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
                                       coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        let bad = try BackgroundProcess(
-            "bad-worker", executable: URL(fileURLWithPath: python),
-            arguments: [Self.badWorker, cluster.workerEndpoint, "bad-worker", "4"], in: tree.root)
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root)
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(bad.stderr)")
         try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"])
         try #require(cluster.waitForWorkers(2))
@@ -87,9 +83,7 @@ struct ResultCheckTests {
             coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
             workerArguments: keys.clientArguments("worker"), clientArguments: keys.clientArguments("client"))
         let curve = ["CURVE_SECRET": keys.secret("bad"), "CURVE_SERVER": keys.publicCertificate("coordinator")]
-        let first = try BackgroundProcess(
-            "bad-1", executable: URL(fileURLWithPath: python),
-            arguments: [Self.badWorker, cluster.workerEndpoint, "bad-1", "4"], in: tree.root, environment: curve)
+        let first = try cluster.startHostileWorker(python: python, id: "bad-1", slots: 4, in: tree.root, environment: curve)
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(first.stderr)")
         try cluster.addWorker(slots: 1, id: "good-worker", arguments: ["--storage", "remote"] + keys.clientArguments("worker"))
         try #require(cluster.waitForWorkers(2))
@@ -99,9 +93,7 @@ struct ResultCheckTests {
         #expect(try cluster.status().workers.first { $0.workerID == "bad-1" }?.quarantined == true)
 
         // The same key under another id: quarantined as it registers, before any answer.
-        let second = try BackgroundProcess(
-            "bad-2", executable: URL(fileURLWithPath: python),
-            arguments: [Self.badWorker, cluster.workerEndpoint, "bad-2", "4"], in: tree.root, environment: curve)
+        let second = try cluster.startHostileWorker(python: python, id: "bad-2", slots: 4, in: tree.root, environment: curve)
         try #require(cluster.waitForWorkers(3), "the second Python worker did not register: \(second.stderr)")
         let status = try cluster.status()
         #expect(status.workers.first { $0.workerID == "bad-2" }?.quarantined == true, "\(status.workers)")
@@ -119,9 +111,7 @@ struct ResultCheckTests {
         try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 1 << 20)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
                                       coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        let failing = try BackgroundProcess(
-            "failing", executable: URL(fileURLWithPath: python),
-            arguments: [Self.badWorker, cluster.workerEndpoint, "failing", "4", "fail-reads"], in: tree.root)
+        let failing = try cluster.startHostileWorker(python: python, id: "failing", slots: 4, mode: "fail-reads", in: tree.root)
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(failing.stderr)")
         try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"])
         try #require(cluster.waitForWorkers(2))
