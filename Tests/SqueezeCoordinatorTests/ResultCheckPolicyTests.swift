@@ -2,15 +2,6 @@ import SqueezeGzip
 import Testing
 @testable import SqueezeCoordinator
 
-private let all = Set(CompressionEngine.allCases)
-private let a: [UInt8] = Array("a".utf8)
-private let b: [UInt8] = Array("b".utf8)
-
-private func drain(_ scheduler: inout Scheduler) -> [Assignment] {
-    var made: [Assignment] = []
-    while let next = scheduler.nextAssignment() { made.append(next) }
-    return made
-}
 
 /// What happens to an answer the check refuses, and to its sender, as values: no sockets.
 @Suite("Result check policy")

@@ -2,16 +2,6 @@ import SqueezeGzip
 import Testing
 @testable import SqueezeCoordinator
 
-private let all = Set(CompressionEngine.allCases)
-private let a: [UInt8] = Array("a".utf8)
-private let b: [UInt8] = Array("b".utf8)
-
-/// Drains every assignment the scheduler will make now.
-private func drain(_ scheduler: inout Scheduler) -> [Assignment] {
-    var made: [Assignment] = []
-    while let next = scheduler.nextAssignment() { made.append(next) }
-    return made
-}
 
 @Suite("Scheduler")
 struct SchedulerTests {

@@ -2,9 +2,6 @@ import SqueezeProtocol
 import Testing
 @testable import SqueezeCoordinator
 
-private let a: [UInt8] = Array("a".utf8)
-private let b: [UInt8] = Array("b".utf8)
-private let c: [UInt8] = Array("c".utf8)
 
 private func candidate(_ id: [UInt8], load: Int = 0, canVerify: Bool = true, quarantined: Bool = false, seesStorage: Bool = true) -> VerifierCandidate {
     VerifierCandidate(id: id, canVerify: canVerify, quarantined: quarantined, seesStorage: seesStorage, load: load)
