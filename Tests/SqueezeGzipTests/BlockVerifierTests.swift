@@ -1,3 +1,4 @@
+import Foundation
 import SqueezeGzip
 import Testing
 
@@ -236,5 +237,45 @@ struct BlockVerifierTests {
         let megabytes = Double(rounds * data.count) / 1e6
         print("BlockVerifier: \(Int(megabytes / seconds)) MB/s of uncompressed data on one core (libdeflate -6 text, 512 KiB blocks)")
         #expect(seconds > 0)
+    }
+}
+
+/// Encodings some decoders tolerate and gzip refuses must be refused too: what passes the
+/// check is published.
+struct BlockVerifierStrictnessTests {
+    private func refusal(_ deflate: [UInt8], count: Int) throws -> BlockDefect? {
+        let data = [UInt8](repeating: 65, count: count)
+        let verifier = try BlockVerifier()
+        do {
+            try deflate.withUnsafeBytes {
+                try verifier.verify($0, dictionary: UnsafeRawBufferPointer(start: nil, count: 0),
+                                    claim: BlockClaim(crc: CRC32.checksum(data), rawLength: count, isLast: true))
+            }
+            return nil
+        } catch {
+            return error as? BlockDefect ?? BlockDefect("\(error)")
+        }
+    }
+
+    private func gzipAccepts(_ deflate: [UInt8], count: Int) throws -> Bool {
+        let data = [UInt8](repeating: 65, count: count)
+        let member = GzipHeader(fileName: nil, modificationTime: 0, level: 6).encoded() + deflate
+            + GzipTrailer(crc: CRC32.checksum(data), inputLength: UInt64(count)).encoded()
+        let path = "/tmp/squeeze-strict-\(count)-\(deflate.count).gz"
+        try Data(member).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try SystemGzip.run(["-t", path]).status == 0
+    }
+
+    @Test func anIncompleteLiteralCodeIsRefusedAsGzipRefusesIt() throws {
+        // 'A' and end-of-block with 2 bits each use half the code space: incomplete.
+        let incomplete = DeflateBits.dynamicBlock(repeatingA: 1000, literalLengths: [65: 2, 256: 2])
+        #expect(try !gzipAccepts(incomplete, count: 1000))
+        #expect(try refusal(incomplete, count: 1000) != nil)
+        // The same block with the code completed ('B' takes the other half) is valid for both,
+        // so the refusal above is for the code, not for a mistake in building the block.
+        let complete = DeflateBits.dynamicBlock(repeatingA: 1000, literalLengths: [66: 1, 65: 2, 256: 2])
+        #expect(try gzipAccepts(complete, count: 1000))
+        #expect(try refusal(complete, count: 1000) == nil)
     }
 }

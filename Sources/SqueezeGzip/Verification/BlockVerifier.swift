@@ -1,24 +1,22 @@
-import CLibDeflate
-import CSqueezeDeflate
+import CZlib
 
 /// Checks that a compressed block, as a worker sent it, fits in its file's gzip member: it
 /// inflates (raw deflate, primed with its dictionary) to exactly its planned length and
 /// claimed CRC-32, and ends where the next block can begin.
 ///
-/// libdeflate takes no preset dictionary, but every block of a member starts on a byte
-/// boundary, so the verifier decodes one raw stream made of a non-final stored block holding
-/// the D dictionary bytes, the block's bytes, and, for a block that is not its file's last,
-/// an empty final stored block (`01 00 00 FF FF`). The block passes only if the whole stream
-/// is consumed (a block that sets BFINAL early stops short), the output is exactly D + L
-/// bytes, the CRC-32 of its last L bytes is the claim, and, for a non-final block, the final
-/// block the stream ends with is the one appended, starting exactly at the block's last byte
-/// boundary (found with `squeeze_deflate_find_end`): then the next block, read from the same
-/// bit position in the member, decodes as it did on its own.
+/// The decoder is zlib's inflate, the reference the gzip tools share: a block passes only if
+/// zlib takes it, so an encoding other decoders tolerate but `gzip -t` refuses (an incomplete
+/// Huffman code, say) is refused here too. It inflates with `Z_BLOCK`, which stops between
+/// deflate blocks, so after the last input byte it tells where the stream stands:
+/// - a block that is not its file's last must be consumed exactly up to a block boundary
+///   with no bit left over and no final block seen, so the next block, read from the same
+///   byte in the member, decodes as it did on its own;
+/// - a file's last block must end the stream (its final block) on its last byte.
 ///
-/// Not thread-safe: one per thread. Buffers are reused, grown to the largest block seen.
+/// Not thread-safe: one per thread. The output buffer is reused, grown to the largest block.
 public final class BlockVerifier {
-    private let decompressor: OpaquePointer
-    private var input: [UInt8] = []
+    // Heap-allocated: zlib's state points back at the z_stream, so it must not move.
+    private let stream: UnsafeMutablePointer<z_stream>
     private var output: [UInt8] = []
 
     /// Largest dictionary a block may have.
@@ -28,20 +26,39 @@ public final class BlockVerifier {
     /// Largest compressed block: deflate's worst case over the largest block, with room.
     public static let maxCompressedLength = maxRawLength + maxRawLength / 8 + 4096
 
-    /// The empty final stored block appended after a non-final block.
-    private static let finalEmptyStored: [UInt8] = [0x01, 0x00, 0x00, 0xFF, 0xFF]
+    /// `data_type` after `inflate`: the stream stopped between two deflate blocks.
+    private static let betweenBlocks: Int32 = 128
+    /// `data_type` after `inflate`: the block being read has BFINAL set.
+    private static let inFinalBlock: Int32 = 64
+    /// `data_type` after `inflate`: bits of the last byte read and not yet used.
+    private static let unusedBits: Int32 = 63
 
-    /// A verifier with its own libdeflate decompressor.
-    /// - Throws: `EngineError` when libdeflate cannot allocate one.
+    /// A verifier with its own raw inflate stream, its 32 KiB window already allocated so no
+    /// check can fail for want of memory and be blamed on the block.
+    /// - Throws: `ZlibError` when zlib cannot set the stream up.
     public init() throws {
-        guard let decompressor = libdeflate_alloc_decompressor() else {
-            throw EngineError(engine: .libdeflate, operation: "libdeflate_alloc_decompressor", message: "out of memory")
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        var status = squeeze_inflateInit2(stream, -15)
+        if status == Z_OK {
+            // Setting a dictionary allocates the window, which inflateReset keeps.
+            var byte: UInt8 = 0
+            status = inflateSetDictionary(stream, &byte, 1)
+            if status != Z_OK { inflateEnd(stream) }
         }
-        self.decompressor = decompressor
+        guard status == Z_OK else {
+            let error = ZlibError(operation: "inflateInit2", code: status, stream: stream)
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            throw error
+        }
+        self.stream = stream
     }
 
     deinit {
-        libdeflate_free_decompressor(decompressor)
+        inflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
     }
 
     /// Checks one block's raw deflate bytes against its claim.
@@ -65,61 +82,67 @@ public final class BlockVerifier {
     /// - Returns: the CRC-32 of the decoded bytes.
     /// - Throws: `BlockDefect` saying what is wrong.
     public func decode(_ deflate: UnsafeRawBufferPointer, dictionary: UnsafeRawBufferPointer, rawLength: Int, isLast: Bool) throws(BlockDefect) -> UInt32 {
-        let claim = BlockClaim(crc: 0, rawLength: rawLength, isLast: isLast)
         guard (0...Self.maxDictionary).contains(dictionary.count) else {
             throw BlockDefect("dictionary of \(dictionary.count) bytes, at most \(Self.maxDictionary)")
         }
-        guard (0...Self.maxRawLength).contains(claim.rawLength) else {
-            throw BlockDefect("planned length \(claim.rawLength) out of range")
+        guard (0...Self.maxRawLength).contains(rawLength) else {
+            throw BlockDefect("planned length \(rawLength) out of range")
         }
-        // An empty non-final block is valid: the stored engine's output for no bytes.
         guard (0...Self.maxCompressedLength).contains(deflate.count) else {
             throw BlockDefect("compressed length \(deflate.count) out of range")
         }
-        let prefix = dictionary.isEmpty ? 0 : StoredBlocks.headerLength + dictionary.count
-        let blockEnd = prefix + deflate.count
-        let total = blockEnd + (claim.isLast ? 0 : Self.finalEmptyStored.count)
-        if input.count < total { input = [UInt8](repeating: 0, count: total) }
-        let expectedOut = dictionary.count + claim.rawLength
-        // One spare byte, so output beyond the plan shows as a longer result, not a failure.
-        if output.count < expectedOut + 1 { output = [UInt8](repeating: 0, count: expectedOut + 1) }
-
-        input.withUnsafeMutableBytes { buffer in
-            if !dictionary.isEmpty {
-                let header = StoredBlocks.header(length: dictionary.count, isFinal: false)
-                buffer.copyBytes(from: header)
-                UnsafeMutableRawBufferPointer(rebasing: buffer[StoredBlocks.headerLength..<prefix]).copyMemory(from: dictionary)
+        guard let input = deflate.baseAddress, deflate.count > 0 else {
+            // No bytes at all: the stored engine's non-final block for no data, nothing else.
+            guard !isLast else { throw BlockDefect("no final deflate block where the file ends") }
+            guard rawLength == 0 else { throw BlockDefect("decodes to 0 bytes, \(rawLength) planned") }
+            return 0
+        }
+        // One spare byte, so output beyond the plan shows as a longer result, not a stop.
+        if output.count < rawLength + 1 { output = [UInt8](repeating: 0, count: rawLength + 1) }
+        try start(with: dictionary)
+        defer {
+            // The pointers refer to memory that is only valid during this call.
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+        }
+        // Both lengths fit in 32 bits: checked against the maxima above.
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(deflate.count)
+        let status = output.withUnsafeMutableBytes { out -> Int32 in
+            stream.pointee.next_out = out.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = uInt(rawLength + 1)
+            var status: Int32
+            repeat {
+                status = inflate(stream, Z_BLOCK)
+            } while status == Z_OK && stream.pointee.avail_out > 0 && (stream.pointee.avail_in > 0 || finalBlockDone)
+            return status
+        }
+        let produced = rawLength + 1 - Int(stream.pointee.avail_out)
+        let left = Int(stream.pointee.avail_in)
+        let position = stream.pointee.data_type
+        switch status {
+        case Z_OK, Z_STREAM_END, Z_BUF_ERROR: break
+        default:
+            let reason = stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+            throw BlockDefect("not valid deflate data (\(isLast ? "last block" : "block")): \(reason)")
+        }
+        guard produced <= rawLength else {
+            throw BlockDefect("decodes to more than the \(rawLength) bytes planned")
+        }
+        if status == Z_STREAM_END {
+            guard isLast else { throw BlockDefect("a final deflate block where the file goes on") }
+            guard left == 0 else { throw BlockDefect("\(left) bytes after the final deflate block") }
+        } else {
+            guard left == 0 else { throw BlockDefect("not valid deflate data (\(isLast ? "last block" : "block"))") }
+            guard !isLast else { throw BlockDefect("ends without its final deflate block") }
+            guard position & Self.betweenBlocks != 0, position & Self.inFinalBlock == 0, position & Self.unusedBits == 0 else {
+                throw BlockDefect("does not end byte-aligned and non-final")
             }
-            UnsafeMutableRawBufferPointer(rebasing: buffer[prefix..<blockEnd]).copyMemory(from: deflate)
-            if !claim.isLast {
-                UnsafeMutableRawBufferPointer(rebasing: buffer[blockEnd..<total]).copyBytes(from: Self.finalEmptyStored)
-            }
         }
-
-        var consumed = 0
-        var produced = 0
-        let result = input.withUnsafeBytes { inBuffer in
-            output.withUnsafeMutableBytes { outBuffer in
-                libdeflate_deflate_decompress_ex(
-                    decompressor, inBuffer.baseAddress, total, outBuffer.baseAddress, expectedOut + 1, &consumed, &produced)
-            }
+        guard produced == rawLength else {
+            throw BlockDefect("decodes to \(produced) bytes, \(rawLength) planned")
         }
-        switch result {
-        case LIBDEFLATE_SUCCESS: break
-        case LIBDEFLATE_INSUFFICIENT_SPACE: throw BlockDefect("decodes to more than the \(claim.rawLength) bytes planned")
-        case LIBDEFLATE_SHORT_OUTPUT: throw BlockDefect("decodes to fewer bytes than planned")
-        default: throw BlockDefect("not valid deflate data (\(claim.isLast ? "last block" : "block"))")
-        }
-        guard produced == expectedOut else {
-            throw BlockDefect("decodes to \(produced - min(produced, dictionary.count)) bytes, \(claim.rawLength) planned")
-        }
-        guard consumed == total else {
-            throw BlockDefect(claim.isLast
-                ? "\(total - consumed) bytes after the final deflate block"
-                : "a final deflate block where the file goes on")
-        }
-        if !claim.isLast { try checkEndsOnBoundary(finalBlockAt: blockEnd, total: total) }
-        return output.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[dictionary.count..<expectedOut])) }
+        return output.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[..<rawLength])) }
     }
 
     /// A whole member as a shared-storage worker writes a one-block file: exactly `header`, the
@@ -151,15 +174,21 @@ public final class BlockVerifier {
         return crc
     }
 
-    /// The first final block of the stream must be the appended one, at the block's end.
-    private func checkEndsOnBoundary(finalBlockAt blockEnd: Int, total: Int) throws(BlockDefect) {
-        var ends = squeeze_deflate_ends()
-        let status = input.withUnsafeBytes { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return squeeze_deflate_find_end(base.assumingMemoryBound(to: UInt8.self), total, &ends)
+    /// `Z_BLOCK` stops after the final block's end-of-block code too; one more call ends the
+    /// stream (Z_STREAM_END), even with no input left.
+    private var finalBlockDone: Bool {
+        let position = stream.pointee.data_type
+        return position & Self.betweenBlocks != 0 && position & Self.inFinalBlock != 0
+    }
+
+    /// Resets the stream for a new block and primes it with the block's dictionary.
+    private func start(with dictionary: UnsafeRawBufferPointer) throws(BlockDefect) {
+        var status = inflateReset(stream)
+        if status == Z_OK, let base = dictionary.baseAddress, !dictionary.isEmpty {
+            status = inflateSetDictionary(stream, base.assumingMemoryBound(to: Bytef.self), uInt(dictionary.count))
         }
-        guard status == 0, ends.final_header_bit == UInt64(blockEnd) * 8, ends.end_bit == UInt64(total) * 8 else {
-            throw BlockDefect("does not end byte-aligned and non-final")
+        guard status == Z_OK else {
+            throw BlockDefect("cannot check: \(ZlibError(operation: "inflateSetDictionary", code: status, stream: stream))")
         }
     }
 
