@@ -70,7 +70,20 @@ extension Coordinator {
         verification.checkedByWorkers += 1
         var message = verify
         message.checkID = id
-        sendVerify(message, to: verifier)
+        if OutgoingChecks.shouldHold(verifierInFlight: scheduler.busy(verifier)) {
+            verification.outgoing.hold(message, for: verifier)
+        } else {
+            sendVerify(message, to: verifier)
+        }
+    }
+
+    /// Sends the checks still waiting for a dispatch to their verifier: on every tick, so
+    /// none waits more than one.
+    func sendHeldChecks() {
+        guard !verification.outgoing.isEmpty else { return }
+        for (verifier, requests) in verification.outgoing.takeAll() {
+            for request in requests { sendVerify(request, to: verifier) }
+        }
     }
 
     /// The coordinator's own check, on its verification threads.
@@ -161,6 +174,7 @@ extension Coordinator {
     /// when it comes back).
     func verifierLeft(_ peer: [UInt8], now: ContinuousClock.Instant) {
         verification.identities.removeValue(forKey: peer)
+        verification.outgoing.forget(verifier: peer)
         takeBackChecks(now: now, from: peer)
     }
 

@@ -248,6 +248,9 @@ public actor Coordinator {
             case .failure(let failures):
                 await readFailed(dispatch, failures: failures)
             }
+            for check in dispatch.checks {
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.verify(check))))
+            }
         }
     }
 
@@ -1185,6 +1188,7 @@ public actor Coordinator {
 
     private func tick() {
         let now = ContinuousClock.now
+        sendHeldChecks()
         if now - lastHeartbeat >= configuration.heartbeatInterval {
             lastHeartbeat = now
             let deadline = configuration.heartbeatInterval * configuration.liveness
@@ -1233,8 +1237,10 @@ public actor Coordinator {
                 if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
                     guard let work = makeReference(assignment) else { continue }
                     send(.workRef(work), to: assignment.worker)
+                    for check in verification.outgoing.take(for: assignment.worker) { sendVerify(check, to: assignment.worker) }
                 } else {
-                    guard let dispatch = makeDispatch(assignment) else { continue }
+                    guard var dispatch = makeDispatch(assignment) else { continue }
+                    dispatch.checks = verification.outgoing.take(for: assignment.worker)
                     dispatchSink.yield(dispatch)
                 }
             }

@@ -1,4 +1,5 @@
 import SqueezeGzip
+import SqueezeProtocol
 
 /// An item the actor assigned to a worker, for a reader task to load from disk and send.
 struct Dispatch: Sendable {
@@ -14,4 +15,7 @@ struct Dispatch: Sendable {
     var blocks: [DispatchBlock]
     /// The job's answers are checked: the reader keeps each block's CRC and dictionary.
     var verify = false
+    /// Checks for this worker that wait for this message (`OutgoingChecks`): sent right after
+    /// it, in the same wake of the endpoint.
+    var checks: [VerifyRequest] = []
 }

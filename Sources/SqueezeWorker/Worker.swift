@@ -23,6 +23,9 @@ public final class Worker: Sendable {
         var registered = false
         /// The session is ending: items not yet started are left (the coordinator requeues them).
         var sessionEnding = false
+        /// `verified` reports kept to leave with this worker's next answer, and since when.
+        var heldReports: [VerifyReport] = []
+        var heldSince: ContinuousClock.Instant?
         /// The coordinator's heartbeat rules, from `welcome`; the configuration's until then.
         var heartbeatInterval: Duration
         var liveness: Int
@@ -137,6 +140,8 @@ public final class Worker: Sendable {
             state.abandon = false
             state.registered = false
             state.sessionEnding = false
+            state.heldReports = []
+            state.heldSince = nil
         }
         endpoint.send(hello())
         let (queue, queueSink) = AsyncStream.makeStream(of: WorkerTask.self)
@@ -255,6 +260,7 @@ public final class Worker: Sendable {
             if Task.isCancelled { break }
             let (lastHeard, draining, busy) = state.withLockedValue { ($0.lastHeard, $0.draining, $0.busy) }
             let now = ContinuousClock.now
+            sendHeldReports(on: endpoint, unlessYoungerThan: Self.reportHoldLimit, now: now)
             if draining {
                 let since = drainingSince ?? now
                 drainingSince = since
@@ -298,11 +304,13 @@ public final class Worker: Sendable {
                 }
                 guard let answer else { continue }
                 endpoint.send(ZMQMessage(WireCodec.encode(answer)))
+                sendHeldReports(on: endpoint)
                 state.withLockedValue { $0.itemsDone += 1 }
             } catch {
                 logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
                 endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
                     jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
+                sendHeldReports(on: endpoint)
             }
         }
         return nil
@@ -333,9 +341,39 @@ public final class Worker: Sendable {
         for await request in items {
             if state.withLockedValue({ $0.cancelledJobs.contains(request.jobID) }) { continue }
             guard let report = try? await verifyPool.run({ VerifyRunner.run(request) }) else { continue }
-            endpoint.send(ZMQMessage(WireCodec.encode(.verified(report))))
+            // While a slot compresses, its answer is due soon: the report leaves with it, so
+            // the coordinator takes both in one wake. Idle, it leaves now.
+            let held = state.withLockedValue { state -> Bool in
+                guard state.busy > 0 else { return false }
+                state.heldReports.append(report)
+                if state.heldSince == nil { state.heldSince = .now }
+                return true
+            }
+            if !held {
+                sendHeldReports(on: endpoint)
+                endpoint.send(ZMQMessage(WireCodec.encode(.verified(report))))
+            }
         }
         return nil
+    }
+
+    /// The longest a `verified` report waits for an answer to leave with: a slot's item can
+    /// take seconds, and the report holds another worker's output back.
+    static let reportHoldLimit: Duration = .milliseconds(200)
+
+    /// Sends the kept `verified` reports: all of them, or, given `limit`, only when the oldest
+    /// has waited that long or no slot is busy any more.
+    private func sendHeldReports(on endpoint: ZMQEndpoint, unlessYoungerThan limit: Duration? = nil, now: ContinuousClock.Instant = .now) {
+        let reports = state.withLockedValue { state -> [VerifyReport] in
+            guard let since = state.heldSince else { return [] }
+            if let limit, state.busy > 0, now - since < limit { return [] }
+            defer {
+                state.heldReports = []
+                state.heldSince = nil
+            }
+            return state.heldReports
+        }
+        for report in reports { endpoint.send(ZMQMessage(WireCodec.encode(.verified(report)))) }
     }
 
     /// Blocking: unlinks the pieces a discard names (paths built here from their numbers).

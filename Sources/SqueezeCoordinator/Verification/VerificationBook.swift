@@ -11,6 +11,8 @@ struct VerificationBook: Sendable {
     var uncheckedJobs: Set<UInt64> = []
     /// Checks out with verifying workers, by check id.
     var pending: [UInt64: PendingCheck] = [:]
+    /// Checks waiting to leave with the next message to their verifier.
+    var outgoing = OutgoingChecks()
     var nextCheckID: UInt64 = 1
     /// Which good verdicts the coordinator checks again.
     var audit = VerifierAudit()
@@ -49,6 +51,7 @@ struct VerificationBook: Sendable {
         uncheckedJobs.remove(job)
         sources = sources.filter { $0.key.job != job }
         pending = pending.filter { $0.value.request.item.job != job }
+        outgoing.forget(job: job)
         retriedReads = retriedReads.filter { $0.job != job }
     }
 }

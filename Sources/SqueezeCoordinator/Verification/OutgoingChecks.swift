@@ -1,0 +1,49 @@
+import SqueezeProtocol
+
+/// `verify` items waiting to leave with the next message to their verifier.
+///
+/// Each message costs the coordinator about the same whatever it carries: a wake of the
+/// endpoint's thread, of libzmq's, a loopback write (docs/architecture.md, "Items"). A
+/// verifier that is compressing gets its next `work`/`workRef` as soon as its answer is in,
+/// so a check for it waits for that message and leaves in the same wake; the coordinator's
+/// tick (every 100 ms) sends whatever is still waiting, so no check waits longer. A verifier
+/// with nothing in flight gets its check at once.
+struct OutgoingChecks: Sendable {
+    private var held: [[UInt8]: [VerifyRequest]] = [:]
+
+    /// Whether a check for a verifier with `inFlight` items out should wait for the next
+    /// dispatch to it rather than leave on its own.
+    static func shouldHold(verifierInFlight inFlight: Int) -> Bool { inFlight > 0 }
+
+    /// No check is waiting.
+    var isEmpty: Bool { held.isEmpty }
+
+    /// Keeps `request` for `verifier`, after those already kept for it.
+    mutating func hold(_ request: VerifyRequest, for verifier: [UInt8]) {
+        held[verifier, default: []].append(request)
+    }
+
+    /// The checks kept for `verifier`, in the order they were kept; none are kept after.
+    mutating func take(for verifier: [UInt8]) -> [VerifyRequest] {
+        held.removeValue(forKey: verifier) ?? []
+    }
+
+    /// Every kept check by verifier; none are kept after.
+    mutating func takeAll() -> [(verifier: [UInt8], requests: [VerifyRequest])] {
+        defer { held.removeAll() }
+        return held.map { (verifier: $0.key, requests: $0.value) }
+    }
+
+    /// Drops the checks of a job that ended (the coordinator forgot them).
+    mutating func forget(job: UInt64) {
+        for verifier in Array(held.keys) {
+            let kept = held[verifier, default: []].filter { $0.jobID != job }
+            held[verifier] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Drops the checks kept for a verifier that left (they are taken back as pending checks).
+    mutating func forget(verifier: [UInt8]) {
+        held.removeValue(forKey: verifier)
+    }
+}
