@@ -12,18 +12,10 @@ public enum GzipDecoder {
         guard !data.isEmpty else {
             throw ZlibError(operation: "inflate", code: Z_BUF_ERROR, message: "empty input")
         }
-        // Heap-allocated: zlib's state points back at the z_stream, so it must not move.
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-        }
-        let initStatus = squeeze_inflateInit2(stream, gzipWindowBits)
-        guard initStatus == Z_OK else {
-            throw ZlibError(operation: "inflateInit2", code: initStatus, stream: stream)
-        }
-        defer { inflateEnd(stream) }
+        let owner = try ZlibStream(inflateWindowBits: gzipWindowBits)
+        // `stream` is the owner's memory: keep the owner alive until the last use of it.
+        defer { withExtendedLifetime(owner) {} }
+        let stream = owner.pointer
 
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: outputChunk)

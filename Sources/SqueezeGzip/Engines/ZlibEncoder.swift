@@ -5,9 +5,8 @@ import CZlib
 /// The stream is set up once and `deflateReset` between blocks, so the output depends only on
 /// the block, its dictionary, the level and `isLast`.
 final class ZlibEncoder: BlockEncoder {
-    // Heap-allocated because zlib's state keeps a back pointer to the z_stream and
-    // rejects it (Z_STREAM_ERROR) if the struct ever moves.
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let owner: ZlibStream
+    private var stream: UnsafeMutablePointer<z_stream> { owner.pointer }
 
     /// Opens the stream at `level` (0...9).
     init(level: Int) throws {
@@ -15,22 +14,7 @@ final class ZlibEncoder: BlockEncoder {
             throw ZlibError(operation: "deflateInit2", code: Z_STREAM_ERROR,
                             message: "level \(level) is outside 0...9")
         }
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())  // zalloc/zfree/opaque nil: zlib's default allocator
-        let status = squeeze_deflateInit2(stream, Int32(level), -15, 8, Z_DEFAULT_STRATEGY)
-        guard status == Z_OK else {
-            let error = ZlibError(operation: "deflateInit2", code: status, stream: stream)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw error
-        }
-        self.stream = stream
-    }
-
-    deinit {
-        deflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        owner = try ZlibStream(deflateLevel: Int32(level), windowBits: -15)
     }
 
     func encode(_ block: UnsafeRawBufferPointer, dictionary: UnsafeRawBufferPointer, isLast: Bool,

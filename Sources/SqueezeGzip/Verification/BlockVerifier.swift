@@ -15,8 +15,8 @@ import CZlib
 ///
 /// Not thread-safe: one per thread. The output buffer is reused, grown to the largest block.
 public final class BlockVerifier {
-    // Heap-allocated: zlib's state points back at the z_stream, so it must not move.
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let owner: ZlibStream
+    private var stream: UnsafeMutablePointer<z_stream> { owner.pointer }
     private var output: [UInt8] = []
 
     /// Largest dictionary a block may have.
@@ -37,28 +37,11 @@ public final class BlockVerifier {
     /// check can fail for want of memory and be blamed on the block.
     /// - Throws: `ZlibError` when zlib cannot set the stream up.
     public init() throws {
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        var status = squeeze_inflateInit2(stream, -15)
-        if status == Z_OK {
-            // Setting a dictionary allocates the window, which inflateReset keeps.
-            var byte: UInt8 = 0
-            status = inflateSetDictionary(stream, &byte, 1)
-            if status != Z_OK { inflateEnd(stream) }
-        }
-        guard status == Z_OK else {
-            let error = ZlibError(operation: "inflateInit2", code: status, stream: stream)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw error
-        }
-        self.stream = stream
-    }
-
-    deinit {
-        inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        owner = try ZlibStream(inflateWindowBits: -15)
+        // Setting a dictionary allocates the window, which inflateReset keeps.
+        var byte: UInt8 = 0
+        let status = inflateSetDictionary(owner.pointer, &byte, 1)
+        guard status == Z_OK else { throw ZlibError(operation: "inflateSetDictionary", code: status, stream: owner.pointer) }
     }
 
     /// Checks one block's raw deflate bytes against its claim.
