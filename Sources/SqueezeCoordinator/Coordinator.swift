@@ -661,6 +661,7 @@ public actor Coordinator {
         discardsPending.removeAll()
         dispatchSink?.finish()
         scanSink?.finish()
+        verifySink?.finish()
         for sink in writerSinks { sink.finish() }
     }
 
