@@ -88,6 +88,22 @@ public final class ClusterClient: Sendable {
         }
     }
 
+    /// Asks to follow job `id`, which already exists (running, or recently ended); throws
+    /// `refused` with the coordinator's message when it does not know it. With `owner`, the
+    /// job is cancelled if this client vanishes, as with its submitter. Call inside
+    /// `withLiveness`, then `follow(job:)` and read `jobEvents()`: they start with where the
+    /// job stands (`started`, `progress`), or with `finished` alone for a job that ended.
+    public func attach(job id: UInt64, owner: Bool) async throws -> JobAccepted {
+        let request = AttachRequest(
+            jobID: id, heartbeatMilliseconds: owner ? Int(heartbeatInterval.secondsValue * 1000) : nil, owner: owner ? true : nil)
+        let reply = try await self.request(.attach(request))
+        switch reply {
+        case .submitted(let accepted): return accepted
+        case .error(let error): throw ClientError.refused(error.message)
+        default: throw ClientError.unexpectedReply("\(reply.type)")
+        }
+    }
+
     /// Asks for the cluster's workers and jobs. Call inside `withLiveness`.
     public func status() async throws -> ClusterStatus {
         let reply = try await request(.statusRequest)

@@ -54,6 +54,12 @@ extension Coordinator {
                             await self.serve(request, correlation: envelope.correlation, from: peer, on: endpoint)
                             await self.submissionClosed()
                         }
+                    case .attach(let request):
+                        await submissionOpened()
+                        group.addTask {
+                            await self.serve(request, correlation: envelope.correlation, from: peer, on: endpoint)
+                            await self.submissionClosed()
+                        }
                     case .cancel(let id):
                         await cancel(job: id, reason: "cancelled by the client")
                     case .statusRequest:
@@ -95,6 +101,64 @@ extension Coordinator {
         }
     }
 
+    /// Attaches a client to an existing job and forwards its events until `finished`.
+    private nonisolated func serve(_ request: AttachRequest, correlation: UInt64, from peer: [UInt8], on endpoint: ZMQEndpoint) async {
+        let accepted: JobAccepted
+        let events: AsyncStream<JobEvent>
+        do {
+            (accepted, events) = try await attach(request, client: peer)
+        } catch {
+            let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
+            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: correlation)))
+            return
+        }
+        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
+        for await event in events {
+            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.jobEvent(event))))
+        }
+    }
+
+    /// A stream of job `request.jobID`'s events for `peer`: first where the job stands
+    /// (`started` as of now and a progress snapshot), then its events as they happen. A job
+    /// that already ended gets its `finished` alone. An owner takes the job over: its silence
+    /// cancels the job, as its submitter's did.
+    func attach(_ request: AttachRequest, client peer: [UInt8]) throws -> (JobAccepted, AsyncStream<JobEvent>) {
+        let id = request.jobID
+        if let milliseconds = request.heartbeatMilliseconds, !Self.clientHeartbeatRange.contains(milliseconds) {
+            throw CoordinatorError("heartbeatMilliseconds \(milliseconds): must be \(Self.clientHeartbeatRange.lowerBound)-\(Self.clientHeartbeatRange.upperBound)")
+        }
+        let (events, stream) = AsyncStream.makeStream(of: JobEvent.self)
+        if var job = jobs[id], job.state == .running {
+            // A client asking again (its requests queued while the coordinator was away reach it
+            // together) already gets the events once: a second stream would repeat them.
+            if job.owner == peer || job.watchers.contains(peer) {
+                stream.finish()
+                return (JobAccepted(jobID: id, destination: job.destinationDisplay), events)
+            }
+            stream.yield(.started(job.startSnapshot()))
+            stream.yield(.progress(job.snapshot(workers: workers.count, now: .now)))
+            job.sink.attach(stream)
+            if request.owner == true {
+                job.owner = peer
+                let interval = request.heartbeatMilliseconds.map { Duration.milliseconds($0) } ?? configuration.heartbeatInterval
+                job.ownerDeadline = interval * configuration.liveness
+            } else {
+                job.watchers.insert(peer)
+            }
+            clientsHeard[peer] = .now
+            jobs[id] = job
+            logger.info("client attached", metadata: ["job": "\(id)", "owner": "\(request.owner == true)"])
+            return (JobAccepted(jobID: id, destination: job.destinationDisplay), events)
+        }
+        if let ended = endedJobs.first(where: { $0.accepted.jobID == id }) {
+            stream.yield(.finished(ended.summary))
+            stream.finish()
+            return (ended.accepted, events)
+        }
+        // A job being cancelled is still in the table, but its end is near and owned by its client.
+        throw CoordinatorError(jobs[id] == nil ? "no job \(id) on this coordinator" : "job \(id) is ending; try again")
+    }
+
     private func submissionOpened() {
         openSubmissions += 1
     }
@@ -106,7 +170,7 @@ extension Coordinator {
     private func follows(_ job: UInt64, _ peer: [UInt8]) -> Bool {
         guard let record = jobs[job] else { return false }
         // A cancelled job is still followed until its `finished`, which waits for its writers.
-        return (record.state == .running || discardsPending[job] != nil) && record.owner == peer
+        return (record.state == .running || discardsPending[job] != nil) && (record.owner == peer || record.watchers.contains(peer))
     }
 
     private func clientHeard(_ peer: [UInt8]) {

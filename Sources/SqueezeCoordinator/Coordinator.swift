@@ -36,6 +36,8 @@ public actor Coordinator {
     var scheduler: Scheduler
     private var nextJobID: UInt64 = 1
     private var finished: [JobStatus] = []
+    /// How recently ended jobs ended, for a client that attaches after the fact (newest first).
+    var endedJobs: [(accepted: JobAccepted, summary: JobSummary)] = []
     private var lastHeartbeat = ContinuousClock.now
     private var stopping = false
     /// Set by `shutdown()` from any thread (a signal handler's callback, for one).
@@ -600,9 +602,12 @@ public actor Coordinator {
         let now = ContinuousClock.now
         var final = job
         if final.state == .running { final.state = .completed }
+        let summary = final.summary(now: now)
         final.sink.yield(.progress(final.snapshot(workers: workers.count, now: now)))
-        final.sink.yield(.finished(final.summary(now: now)))
+        final.sink.yield(.finished(summary))
         final.sink.finish()
+        endedJobs.insert((JobAccepted(jobID: id, destination: job.destinationDisplay), summary), at: 0)
+        if endedJobs.count > 20 { endedJobs.removeLast() }
         finished.insert(JobStatus(
             jobID: id, source: job.sourceDisplay, state: final.state, filesDone: job.filesFinished,
             files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes), at: 0)

@@ -19,7 +19,8 @@ struct JobRecord {
     let sourceRoot: BytePath
     let destination: BytePath
     let started: ContinuousClock.Instant
-    let sink: AsyncStream<JobEvent>.Continuation
+    /// The job's events, to its submitter and to clients attached since.
+    var sink: JobEventSink
 
     /// The walk still to finish; nil once every file of the source is planned.
     var walker: DirectoryWalker?
@@ -91,6 +92,9 @@ struct JobRecord {
     var owner: [UInt8]?
     /// How long the owner may stay silent.
     var ownerDeadline = Duration.seconds(3)
+    /// Clients that attached to watch the job (`squeeze attach`): their heartbeats naming it are
+    /// echoed, but their silence cancels nothing.
+    var watchers: Set<[UInt8]> = []
 
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
@@ -106,7 +110,7 @@ struct JobRecord {
         self.destination = destination
         self.planner = planner
         self.workspace = workspace
-        self.sink = sink
+        self.sink = JobEventSink(sink)
         started = .now
     }
 
@@ -163,6 +167,15 @@ struct JobRecord {
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
     func probe() -> StorageProbe {
         StorageProbe(jobID: id, workspace: workspace.path.bytes, token: workspace.token, sample: probeSample)
+    }
+
+    /// What a client attaching now is told first: the job as `started` would describe it today.
+    func startSnapshot() -> JobStart {
+        var start = JobStart(
+            jobID: id, source: sourceDisplay, destination: destinationDisplay, files: filesPlanned, bytes: totalBytes,
+            engine: setting.description)
+        start.scanning = scanComplete ? nil : true
+        return start
     }
 
     /// A progress snapshot with up to five files in progress.

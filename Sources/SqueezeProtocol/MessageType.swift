@@ -54,6 +54,9 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case statusRequest = 24
     /// Coordinator → client: workers and jobs (JSON `ClusterStatus`).
     case statusReply = 25
+    /// Client → coordinator: follow a running or ended job (JSON `AttachRequest`); answered
+    /// like `submit`, by `submitted` or `error`.
+    case attach = 26
     /// Coordinator → client: a request was refused (JSON `ErrorReply`).
     case error = 30
 }

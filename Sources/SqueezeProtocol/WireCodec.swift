@@ -23,6 +23,7 @@ public enum WireCodec {
         case .welcome(let body): return [header, ZMQFrame(json(body))]
         case .itemFailed(let body): return [header, ZMQFrame(json(body))]
         case .submit(let body): return [header, ZMQFrame(json(body))]
+        case .attach(let body): return [header, ZMQFrame(json(body))]
         case .submitted(let body): return [header, ZMQFrame(json(body))]
         case .jobEvent(let body): return [header, ZMQFrame(json(body))]
         case .statusReply(let body): return [header, ZMQFrame(json(body))]
@@ -83,6 +84,7 @@ public enum WireCodec {
         case .welcome: message = .welcome(try json(parts))
         case .itemFailed: message = .itemFailed(try json(parts))
         case .submit: message = .submit(try json(parts))
+        case .attach: message = .attach(try json(parts))
         case .submitted: message = .submitted(try json(parts))
         case .jobEvent: message = .jobEvent(try json(parts))
         case .statusReply: message = .statusReply(try json(parts))

@@ -52,6 +52,8 @@ public enum WireMessage: Sendable, Equatable {
     case statusReply(ClusterStatus)
     /// Coordinator → client: a request was refused.
     case error(ErrorReply)
+    /// Client → coordinator: follow a job that already exists.
+    case attach(AttachRequest)
 
     /// The header type byte for this message.
     public var type: MessageType {
@@ -80,6 +82,7 @@ public enum WireMessage: Sendable, Equatable {
         case .jobEvent: .jobEvent
         case .cancel: .cancel
         case .statusRequest: .statusRequest
+        case .attach: .attach
         case .statusReply: .statusReply
         case .error: .error
         }

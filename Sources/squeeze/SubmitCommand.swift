@@ -13,8 +13,10 @@ struct SubmitCommand: AsyncParsableCommand {
         abstract: "Submit a folder (or one file) to a coordinator and follow the job.",
         discussion: """
         Paths are as the coordinator sees them; relative ones are taken against its --root. \
-        Ctrl-C cancels the job on the cluster. Exit status: 0 when every regular file was \
-        compressed, 2 when some failed, 1 on a fatal error or when the job was cancelled.
+        Ctrl-C cancels the job on the cluster. If the coordinator falls silent mid-job, submit \
+        waits up to 30 s for it to come back and follows the job again (a coordinator with its \
+        journal resumes it). Exit status: 0 when every regular file was compressed, 2 when \
+        some failed, 1 on a fatal error or when the job was cancelled.
         """
     )
 
@@ -77,10 +79,7 @@ struct SubmitCommand: AsyncParsableCommand {
                     await client.close()
                     return
                 }
-                outcome = .success(try await client.withLiveness {
-                    var renderer = ProgressRenderer(mode: mode)
-                    return await renderer.follow(client.jobEvents())
-                })
+                outcome = .success(try await JobFollower(client: client, jobID: accepted.jobID, mode: mode, owner: true).run())
             } catch {
                 outcome = .failure(error)
             }

@@ -71,6 +71,11 @@ final class TestCluster {
         try BackgroundProcess(name, arguments: ["submit", "--coordinator", clientEndpoint] + clientArguments + arguments, in: folder)
     }
 
+    /// Starts `squeeze attach` against this cluster in the background.
+    func attach(_ name: String, _ arguments: [String]) throws -> BackgroundProcess {
+        try BackgroundProcess(name, arguments: ["attach", "--coordinator", clientEndpoint] + clientArguments + arguments, in: folder)
+    }
+
     /// Runs `squeeze submit` to completion.
     func submitAndWait(_ arguments: [String], timeout: TimeInterval = 300) throws -> SqueezeBinary.Outcome {
         try SqueezeBinary.run(["submit", "--coordinator", clientEndpoint] + clientArguments + arguments, timeout: timeout)

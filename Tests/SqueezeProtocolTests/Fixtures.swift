@@ -131,6 +131,7 @@ enum Fixtures {
         case .unknownPeer: [.unknownPeer]
         case .submit: [.submit(request), .submit(requestDefaults), .submit(requestDetached)]
         case .submitted: [.submitted(accepted)]
+        case .attach: [.attach(AttachRequest(jobID: 7)), .attach(AttachRequest(jobID: UInt64.max, heartbeatMilliseconds: 250, owner: true))]
         case .jobEvent: events.map(WireMessage.jobEvent)
         case .cancel: [.cancel(7), .cancel(UInt64.max)]
         case .statusRequest: [.statusRequest]
