@@ -37,7 +37,7 @@ public final class AtomicOutputFile: Sendable {
         self.finalPath = finalPath
         let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
         temporaryPath = (folder ?? finalPath.parent).appending(Array(name.utf8))
-        let fd = temporaryPath.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        let fd = temporaryPath.withCString { open($0, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard fd >= 0 else { throw FileSystemError.last("create", finalPath.display) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -137,6 +137,34 @@ public final class AtomicOutputFile: Sendable {
         ]
         guard futimens(fd, &times) == 0 else { throw FileSystemError.last("utimens", finalPath.display) }
         state.withLockedValue { $0 = .sealed(fd) }
+    }
+
+    /// Size, inode and the trailer's CRC of a sealed gzip file (one `fstat`, one 8-byte `pread`
+    /// of what is still in the page cache). Fails for a file too short to be gzip.
+    public func sealedFacts() throws -> SealedFacts {
+        guard case .sealed(let fd) = state.withLockedValue({ $0 }) else {
+            throw FileSystemError(operation: "stat", path: finalPath.display, errno: EBADF)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError.last("stat", finalPath.display) }
+        let size = UInt64(max(0, info.st_size))
+        guard size >= 18 else {
+            throw FileSystemError(operation: "read trailer", path: finalPath.display, errno: 0, detail: "only \(size) bytes: not a gzip file")
+        }
+        var trailer: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        let got = withUnsafeMutableBytes(of: &trailer) { buffer -> Int in
+            while true {
+                let got = pread(fd, buffer.baseAddress, 4, off_t(size - 8))
+                if got < 0 && errno == EINTR { continue }
+                return got
+            }
+        }
+        guard got == 4 else {
+            throw got < 0 ? FileSystemError.last("read trailer", finalPath.display)
+                : FileSystemError(operation: "read trailer", path: finalPath.display, errno: 0, detail: "short read")
+        }
+        let crc = UInt32(trailer.0) | UInt32(trailer.1) << 8 | UInt32(trailer.2) << 16 | UInt32(trailer.3) << 24
+        return SealedFacts(size: size, inode: UInt64(info.st_ino), crc: crc)
     }
 
     /// Fsyncs a sealed temporary and closes it. On failure the temporary is removed.

@@ -127,4 +127,28 @@ struct SourceReaderTests {
         #expect(throws: FileSystemError.self) { try outputs[1].publish(replace: true) }
         #expect(FileManager.default.fileExists(atPath: folder + "/f1.gz"))
     }
+
+    @Test("a sealed output's facts: its size, the inode it keeps when published, the trailer's CRC; a file too short for gzip is refused")
+    func sealedFacts() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = try AtomicOutputFile(finalPath: BytePath(folder + "/a.gz"))
+        #expect(throws: FileSystemError.self) { try output.sealedFacts() }  // not sealed yet
+        // 10 header bytes, 2 of deflate, CRC 0x04030201 and ISIZE 7, little-endian.
+        try output.write([[0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3], [3, 0], [1, 2, 3, 4], [7, 0, 0, 0]])
+        try output.seal(permissions: 0o644, modifiedSeconds: 0, modifiedNanoseconds: 0)
+        let facts = try output.sealedFacts()
+        #expect(facts.size == 20)
+        #expect(facts.crc == 0x0403_0201)
+        try output.sync()
+        try output.publish(replace: false)
+        let published = try FileManager.default.attributesOfItem(atPath: folder + "/a.gz")
+        #expect((published[.systemFileNumber] as? UInt64).map { $0 == facts.inode } ?? false, "\(published)")
+
+        let short = try AtomicOutputFile(finalPath: BytePath(folder + "/b.gz"))
+        try short.write([[1, 2, 3]])
+        try short.seal(permissions: 0o644, modifiedSeconds: 0, modifiedNanoseconds: 0)
+        #expect(throws: FileSystemError.self) { try short.sealedFacts() }
+        short.discard()
+    }
 }
