@@ -117,6 +117,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SqueezeJournalTests", dependencies: ["SqueezeJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),
     ],
     swiftLanguageModes: [.v6]
