@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // For NIOConcurrencyHelpers only (a pthread mutex, which Thread Sanitizer understands).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // SQLite, for the coordinator's job journal (links the system libsqlite3 on Linux).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C shims, found through pkg-config.
@@ -85,6 +87,14 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The coordinator's durable job journal: jobs and published outputs in SQLite, under a flock.
+        .target(
+            name: "SqueezeJournal",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // The command-line front end.
         .executableTarget(
             name: "squeeze",
@@ -107,6 +117,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SqueezeJournalTests", dependencies: ["SqueezeJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+extension Journal {
+    /// Records a batch of published outputs in one transaction (all or nothing). Upserts by (job, path).
+    /// Each file's job must be in the journal.
+    public func recordPublished(_ files: [PublishedFile]) throws {
+        guard !files.isEmpty else { return }
+        try write { db in
+            // An empty Data can bind as NULL (no bytes, no address): coalesce makes it the empty BLOB.
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO published (\(JournalSchema.publishedColumns))
+                VALUES (?, coalesce(?, x''), ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (job, path) DO UPDATE SET
+                    sourceSize = excluded.sourceSize,
+                    sourceModifiedSeconds = excluded.sourceModifiedSeconds,
+                    sourceModifiedNanoseconds = excluded.sourceModifiedNanoseconds,
+                    sourceDevice = excluded.sourceDevice,
+                    sourceInode = excluded.sourceInode,
+                    outputSize = excluded.outputSize,
+                    outputInode = excluded.outputInode,
+                    crc = excluded.crc
+                """)
+            for file in files {
+                try upsert.execute(arguments: [
+                    Int64(bitPattern: file.job), Data(file.path),
+                    Int64(bitPattern: file.sourceSize), file.sourceModifiedSeconds, file.sourceModifiedNanoseconds,
+                    Int64(bitPattern: file.sourceDevice), Int64(bitPattern: file.sourceInode),
+                    Int64(bitPattern: file.outputSize), Int64(bitPattern: file.outputInode), Int64(file.crc),
+                ])
+            }
+        }
+    }
+
+    /// Every published output of `job`, keyed by the file's relative path bytes.
+    public func publishedFiles(of job: UInt64) throws -> [[UInt8]: PublishedFile] {
+        try read { db in
+            let cursor = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT \(JournalSchema.publishedColumns) FROM published WHERE job = ?"),
+                arguments: [Int64(bitPattern: job)]
+            )
+            var files: [[UInt8]: PublishedFile] = [:]
+            while let row = try cursor.next() {
+                let file = try Self.publishedFile(from: row, job: job)
+                files[file.path] = file
+            }
+            return files
+        }
+    }
+
+    /// A published row (columns `JournalSchema.publishedColumns`) of `job`, checked.
+    private static func publishedFile(from row: Row, job: UInt64) throws -> PublishedFile {
+        let stored = StoredRow(row, .published(job: job, path: nil))
+        let path = [UInt8](try stored.blob(1, "path"))
+        let named = stored.renamed(.published(job: job, path: path))
+        let owner = try named.uint64(0, "job")
+        guard owner == job else { throw named.corrupt("job is \(owner)") }
+        return PublishedFile(
+            job: job,
+            path: path,
+            sourceSize: try named.uint64(2, "sourceSize"),
+            sourceModifiedSeconds: try named.int64(3, "sourceModifiedSeconds"),
+            sourceModifiedNanoseconds: try named.int64(4, "sourceModifiedNanoseconds"),
+            sourceDevice: try named.uint64(5, "sourceDevice"),
+            sourceInode: try named.uint64(6, "sourceInode"),
+            outputSize: try named.uint64(7, "outputSize"),
+            outputInode: try named.uint64(8, "outputInode"),
+            crc: try named.uint32(9, "crc")
+        )
+    }
+}

@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+import SqueezeJournal
+import Testing
+
+@Suite("Journal published files")
+struct JournalPublishedTests {
+    @Test("published files round-trip, with a non-UTF-8 path, an empty one and values above Int64.max; upsert by (job, path)")
+    func roundTrip() throws {
+        try withTemporaryFolder { folder throws in
+            let path = folder + "/" + Journal.destinationFileName
+            let journal = try Journal(path: path)
+            try journal.insertJob(Samples.job(1))
+            try journal.insertJob(Samples.job(2))
+            let odd = PublishedFile(
+                job: 1,
+                path: [0xFF, 0xFE, 0x2F, 0x00, 0x61, 0xC3],
+                sourceSize: UInt64.max,
+                sourceModifiedSeconds: -1_000_000,
+                sourceModifiedNanoseconds: 999_999_999,
+                sourceDevice: UInt64(Int64.max) + 1,
+                sourceInode: UInt64.max,
+                outputSize: UInt64.max - 1,
+                outputInode: UInt64.max,
+                crc: UInt32.max
+            )
+            let empty = Samples.published(job: 1, path: [], seed: 0)
+            let plain = Samples.published(job: 1, path: Array("a/b.txt".utf8))
+            let other = Samples.published(job: 2, path: Array("a/b.txt".utf8), seed: 9)
+            try journal.recordPublished([odd, empty, plain, other])
+            try journal.recordPublished([])
+
+            let expected = [odd.path: odd, empty.path: empty, plain.path: plain]
+            #expect(try journal.publishedFiles(of: 1) == expected)
+            #expect(try journal.publishedFiles(of: 2) == [other.path: other])
+            #expect(try journal.publishedFiles(of: 3).isEmpty)
+
+            var replaced = plain
+            replaced.outputSize = 1
+            replaced.crc = 0
+            try journal.recordPublished([replaced])
+            #expect(try journal.publishedFiles(of: 1)[plain.path] == replaced)
+            #expect(try journal.publishedFiles(of: 1).count == 3)
+            journal.close()
+
+            let reopened = try Journal(path: path)
+            #expect(try reopened.publishedFiles(of: 1) == [odd.path: odd, empty.path: empty, plain.path: replaced])
+        }
+    }
+
+    @Test("recordPublished is all or nothing: on a full disk a batch fails whole, what was committed stays, the journal reopens")
+    func fullDisk() throws {
+        try withTemporaryFolder { folder throws in
+            let path = folder + "/" + Journal.stateFileName
+            let journal = try Journal(path: path, maxPageCount: 40)
+            try journal.insertJob(Samples.job(1))
+            for batch in 0..<10 {
+                try journal.recordPublished(Samples.batch(job: 1, first: batch * 64, count: 64))
+            }
+            let committed = try journal.publishedFiles(of: 1)
+            #expect(committed.count == 640)
+
+            let large = Samples.batch(job: 1, first: 640, count: 20_000)
+            let error = #expect(throws: JournalError.self) { try journal.recordPublished(large) }
+            #expect(error?.kind == .writeFailed)
+            #expect(error?.description == "cannot record in journal \(path): database or disk is full")
+            #expect(try journal.publishedFiles(of: 1) == committed, "none of the failed batch, all of the earlier ones")
+
+            try journal.recordPublished(Samples.batch(job: 1, first: 640, count: 10))
+            #expect(try journal.publishedFiles(of: 1).count == 650, "the journal still records after a full disk")
+            journal.close()
+
+            let reopened = try Journal(path: path)
+            #expect(try reopened.publishedFiles(of: 1).count == 650)
+            try reopened.recordPublished(large)
+            #expect(try reopened.publishedFiles(of: 1).count == 20_640)
+        }
+    }
+
+    @Test("calls from several threads at once are all recorded")
+    func concurrentCalls() throws {
+        try withTemporaryFolder { folder throws in
+            let journal = try Journal(path: folder + "/" + Journal.stateFileName)
+            for job in 1...4 { try journal.insertJob(Samples.job(UInt64(job))) }
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                let job = UInt64(index + 1)
+                for batch in 0..<50 {
+                    try? journal.recordPublished(Samples.batch(job: job, first: batch * 64, count: 64))
+                    _ = try? journal.job(job)
+                    try? journal.updateJob(job, state: .running, totals: JournalTotals(filesDone: (batch + 1) * 64), finishedAt: nil, message: nil)
+                }
+            }
+            for job in 1...4 {
+                #expect(try journal.publishedFiles(of: UInt64(job)).count == 3_200)
+                #expect(try journal.job(UInt64(job))?.totals.filesDone == 3_200)
+            }
+        }
+    }
+
+    @Test("recording 200,000 published files in batches of 64 (prints the time; no assertion)")
+    func recordingCost() throws {
+        try withTemporaryFolder { folder throws in
+            let journal = try Journal(path: folder + "/" + Journal.stateFileName)
+            try journal.insertJob(Samples.job(1))
+            let total = 200_000
+            let batches = stride(from: 0, to: total, by: 64).map { Samples.batch(job: 1, first: $0, count: min(64, total - $0)) }
+            let clock = ContinuousClock()
+            let elapsed = try clock.measure {
+                for batch in batches { try journal.recordPublished(batch) }
+            }
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print("journal: recorded \(total) published files in batches of 64 in \(String(format: "%.2f", seconds)) s, \(String(format: "%.1f", seconds / Double(total) * 1e6)) µs a file")
+            #expect(try journal.publishedFiles(of: 1).count == total)
+        }
+    }
+}
