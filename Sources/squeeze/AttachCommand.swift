@@ -51,13 +51,7 @@ struct AttachCommand: AsyncParsableCommand {
                 outcome = .failure(error)
             }
             await client.close()
-            switch outcome {
-            case .success(let summary):
-                throw ExitStatus.code(for: summary)
-            case .failure(let error):
-                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
+            try ExitStatus.finish(outcome)
         }
     }
 }

@@ -114,13 +114,7 @@ struct CompressCommand: AsyncParsableCommand {
                 group.cancelAll()
                 return outcome
             }
-            switch outcome {
-            case .success(let summary):
-                throw ExitStatus.code(for: summary)
-            case .failure(let error):
-                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
+            try ExitStatus.finish(outcome)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SqueezeProtocol
 
 /// Exit codes of DESIGN.md: 0 all regular files compressed, 2 some failed, 1 fatal.
@@ -6,5 +7,17 @@ enum ExitStatus {
     static func code(for summary: JobSummary?) -> ExitCode {
         guard let summary, summary.state == .completed else { return ExitCode(1) }
         return summary.failed.isEmpty ? .success : ExitCode(2)
+    }
+
+    /// Ends a command that followed a job (`compress`, `submit`, `attach`): the summary's
+    /// exit code, or the error on stderr and 1.
+    static func finish(_ outcome: Result<JobSummary?, any Error>) throws -> Never {
+        switch outcome {
+        case .success(let summary):
+            throw code(for: summary)
+        case .failure(let error):
+            FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -84,13 +84,7 @@ struct SubmitCommand: AsyncParsableCommand {
                 outcome = .failure(error)
             }
             await client.close()
-            switch outcome {
-            case .success(let summary):
-                throw ExitStatus.code(for: summary)
-            case .failure(let error):
-                FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
+            try ExitStatus.finish(outcome)
         }
     }
 
