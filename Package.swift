@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "SqueezeCoordinator",
             dependencies: [
-                "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
+                "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol", "SqueezeJournal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "squeeze",
             dependencies: [
-                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip",
+                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip", "SqueezeJournal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "SqueezeCoordinatorTests",
             dependencies: [
-                "SqueezeCoordinator", "SqueezeIO", "SqueezeGzip", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol",
+                "SqueezeCoordinator", "SqueezeIO", "SqueezeGzip", "SqueezeWorker", "SqueezeZMQ", "SqueezeProtocol", "SqueezeJournal",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

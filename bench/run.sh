@@ -132,6 +132,9 @@ cluster() {
   local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-} verify=${7:-}
   local coord_flags=()
   [[ $verify == no-verify ]] && coord_flags+=(--no-verify)
+  # Each run starts with an empty journal (the product's default: jobs are journaled).
+  rm -rf "$work/coordinator-state"
+  coord_flags+=(--state "$work/coordinator-state")
   local out
   next_out
   # The routing ceiling writes to memory (/dev/shm), so the disk is not what it measures.

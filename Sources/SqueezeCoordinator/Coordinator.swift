@@ -1,7 +1,9 @@
 import DequeModule
+import Foundation
 import Logging
 import SqueezeGzip
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 import SqueezeZMQ
 import Synchronization
@@ -27,6 +29,8 @@ public actor Coordinator {
     private var dispatchSink: AsyncStream<Dispatch>.Continuation?
     private var scanSink: AsyncStream<ScanRequest>.Continuation?
     private var writerSinks: [AsyncStream<WriterCommand>.Continuation] = []
+    /// Job ends for the journal, recorded in order off the actor.
+    private var journalSink: AsyncStream<JournalCommand>.Continuation?
     /// Writer partitions sent a command since the last tick's flush.
     private var writersToFlush: Set<Int> = []
     var workers: [[UInt8]: WorkerRecord] = [:]
@@ -142,6 +146,16 @@ public actor Coordinator {
         }
         await attach(endpoint: endpoint, clientEndpoint: clientEndpoint, dispatchSink: dispatchSink, scanSink: scanSink, writerSinks: writerSinks)
         await attach(verifySink: verifySink)
+        let (journalCommands, journalSink) = AsyncStream.makeStream(of: JournalCommand.self)
+        await attach(journalSink: journalSink)
+        do {
+            try await resumeJournaledJobs()
+        } catch {
+            await endpoint.shutdown()
+            await clientEndpoint?.shutdown()
+            await zap?.stop()
+            throw error
+        }
         onReady(CoordinatorEndpoints(workers: endpoint.boundEndpoints, clients: clientEndpoint?.boundEndpoints ?? []))
         await withTaskGroup(of: Void.self) { group in
             for stream in writerStreams {
@@ -155,6 +169,7 @@ public actor Coordinator {
                 group.addTask { await self.runChecker(verifications, pool: self.verifyPool) }
             }
             group.addTask { await self.runScanner(scanRequests) }
+            group.addTask { await self.runJournal(journalCommands) }
             if let clientEndpoint {
                 group.addTask { await self.serveClients(clientEndpoint) }
             }
@@ -201,6 +216,50 @@ public actor Coordinator {
         self.clientEndpoint = clientEndpoint
         self.dispatchSink = dispatchSink
         self.writerSinks = writerSinks
+    }
+
+    private func attach(journalSink: AsyncStream<JournalCommand>.Continuation) {
+        self.journalSink = journalSink
+    }
+
+    /// Records job ends in the journal, in order, on the I/O pool. A failure is logged: the job
+    /// has ended either way, and a restart would at worst resume it and find its files kept.
+    private nonisolated func runJournal(_ commands: AsyncStream<JournalCommand>) async {
+        guard let journal = configuration.journal else {
+            for await _ in commands {}
+            return
+        }
+        for await command in commands {
+            switch command {
+            case .ended(let id, let state, let totals, let message):
+                do {
+                    try await pool.run { try journal.updateJob(id, state: state, totals: totals, finishedAt: Date(), message: message) }
+                } catch {
+                    logger.error("cannot record a job's end in the journal", metadata: ["job": "\(id)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Takes up the jobs the journal says were running when the coordinator last stopped:
+    /// each is scanned again, keeps the outputs it had published whose source is unchanged,
+    /// and runs on detached until a client attaches. Job ids go on from the journal's.
+    private func resumeJournaledJobs() async throws {
+        guard let journal = configuration.journal else { return }
+        let (next, running) = try await pool.run { (try journal.nextJobID(), try journal.runningJobs()) }
+        nextJobID = max(nextJobID, next)
+        for record in running {
+            do {
+                let request = try JSONDecoder().decode(JobRequest.self, from: record.request)
+                _ = try await submit(request, owner: nil, client: [], resuming: record)
+            } catch {
+                let reason = "could not be resumed: \((error as? CoordinatorError)?.message ?? "\(error)")"
+                logger.error("job \(reason)", metadata: ["job": "\(record.id)", "source": "\(record.source)"])
+                try? await pool.run {
+                    try journal.updateJob(record.id, state: .failed, totals: record.totals, finishedAt: Date(), message: reason)
+                }
+            }
+        }
     }
 
     private func attach(verifySink: AsyncStream<VerificationRequest>.Continuation) {
@@ -299,11 +358,14 @@ public actor Coordinator {
     }
 
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
-        var writer = OutputWriter(pool: pool, delayPerBlock: configuration.writeDelayForTesting)
+        var writer = OutputWriter(pool: pool, journal: configuration.journal, delayPerBlock: configuration.writeDelayForTesting)
         for await command in commands {
             for outcome in await writer.handle(command) {
                 switch outcome {
                 case .success(let progress): await written(progress)
+                case .failure(let failure) where failure.journal:
+                    await fileFailed(failure.key, reason: failure.reason)
+                    await cancel(job: failure.key.job, reason: failure.reason, as: .failed)
                 case .failure(let failure): await fileFailed(failure.key, reason: failure.reason)
                 }
             }
@@ -323,7 +385,7 @@ public actor Coordinator {
 
     /// `submit` for a job whose client (`owner`) must stay alive while it runs. `client` is the
     /// submitter's routing id, whatever it follows: jobs take turns by client first.
-    func submit(_ request: JobRequest, owner: [UInt8]?, client: [UInt8]) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
+    func submit(_ request: JobRequest, owner: [UInt8]?, client: [UInt8], resuming: JournalJob? = nil) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
         guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
         try Self.checkFields(of: request)
         let blockSize = request.blockSize ?? configuration.blockSize
@@ -335,10 +397,13 @@ public actor Coordinator {
             throw CoordinatorError("no worker can compress with \(setting.engine.rawValue): the workers have \(engineSummary())")
         }
         let root = configuration.root
+        let journal = configuration.journal
         let prepared: PreparedJob
+        var published: [[UInt8]: PublishedFile]?
         do {
-            prepared = try await pool.run {
-                try JobPreparer.prepare(request, blockSize: blockSize, root: root)
+            (prepared, published) = try await pool.run {
+                let published = try resuming.map { try journal?.publishedFiles(of: $0.id) ?? [:] }
+                return (try JobPreparer.prepare(request, blockSize: blockSize, root: root, published: published), published)
             }
         } catch _ where shutdownRequested {
             throw CoordinatorError("coordinator is shutting down")
@@ -348,15 +413,32 @@ public actor Coordinator {
             throw CoordinatorError("\(request.source): \(error)")
         }
         // The scan ran off the actor; the coordinator may have begun shutting down meanwhile.
-        guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
-        let id = nextJobID
-        nextJobID += 1
-        let (events, sink) = AsyncStream.makeStream(of: JobEvent.self)
+        guard !stopping && !shutdownRequested else {
+            prepared.workspace.remove()
+            throw CoordinatorError("coordinator is shutting down")
+        }
+        let id = resuming?.id ?? nextJobID
+        nextJobID = max(nextJobID, id + 1)
+        if let journal, resuming == nil {
+            let record = JournalJob(
+                id: id, request: (try? JSONEncoder().encode(request)) ?? Data(), source: prepared.sourceDisplay,
+                destination: prepared.destination.display, state: .running, submittedBy: request.submitter ?? "unknown", createdAt: Date())
+            do {
+                try await pool.run { try journal.insertJob(record) }
+            } catch {
+                prepared.workspace.remove()
+                throw CoordinatorError("\(error)")
+            }
+        }
+        // A resumed job has no submitter to read its stream (clients attach with their own):
+        // it keeps nothing, instead of every event of the job.
+        let (events, sink) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: resuming == nil ? .unbounded : .bufferingNewest(0))
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
             destinationDisplay: prepared.destination.display, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
             planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), workspace: prepared.workspace, sink: sink)
         job.walker = prepared.walker
+        job.published = published
         if let owner {
             job.owner = owner
             let interval = request.heartbeatMilliseconds.map { Duration.milliseconds($0) } ?? configuration.heartbeatInterval
@@ -370,10 +452,15 @@ public actor Coordinator {
         let first = prepared.firstBatch
         var start = JobStart(
             jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
-            files: first.files.count, bytes: first.files.reduce(0) { $0 + $1.stamp.size }, engine: setting.description)
+            files: first.files.count + first.kept.count,
+            bytes: first.files.reduce(0) { $0 + $1.stamp.size } + first.kept.reduce(0) { $0 + $1.bytesIn }, engine: setting.description)
         start.scanning = first.finished ? nil : true
         sink.yield(.started(start))
-        logger.info("job started", metadata: ["job": "\(id)", "source": "\(request.source)"])
+        if resuming != nil {
+            logger.info("job resumed", metadata: ["job": "\(id)", "source": "\(request.source)", "published before": "\(published?.count ?? 0)"])
+        } else {
+            logger.info("job started", metadata: ["job": "\(id)", "source": "\(request.source)"])
+        }
         scanned(id, batch: first)
         return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
     }
@@ -392,6 +479,7 @@ public actor Coordinator {
         for note in batch.failed { job.sink.yield(.fileFailed(note)) }
         job.skipped += batch.skipped
         job.failed += batch.failed
+        job.keep(batch.kept)
         var items = job.planner.add(batch.files)
         if batch.finished {
             job.walker = nil
@@ -426,7 +514,7 @@ public actor Coordinator {
             job: id, walker: walker,
             context: JobPreparer.BatchContext(
                 sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
-                blockSize: job.planner.blockSize),
+                blockSize: job.planner.blockSize, published: job.published),
             firstIndex: job.filesPlanned, lastCreatedFolder: job.lastCreatedFolder))
     }
 
@@ -501,10 +589,11 @@ public actor Coordinator {
         return engines.isEmpty ? "none" : engines.map(\.rawValue).sorted().joined(separator: ", ")
     }
 
-    /// Cancels a running job: its items are dropped everywhere and its temporaries removed.
-    public func cancel(job id: UInt64, reason: String = "cancelled") {
+    /// Cancels a running job: its items are dropped everywhere and its temporaries removed. It
+    /// ends as `state`: cancelled, or failed when it cannot go on (its journal failed).
+    public func cancel(job id: UInt64, reason: String = "cancelled", as state: JobState = .cancelled) {
         guard var job = jobs[id], job.state == .running else { return }
-        job.state = .cancelled
+        job.state = state
         job.message = reason
         jobs[id] = job
         dropInFlight(of: id)
@@ -606,6 +695,7 @@ public actor Coordinator {
         final.sink.yield(.progress(final.snapshot(workers: workers.count, now: now)))
         final.sink.yield(.finished(summary))
         final.sink.finish()
+        journalSink?.yield(.ended(id, state: JournalJobState(final.state), totals: final.journalTotals, message: final.message))
         endedJobs.insert((JobAccepted(jobID: id, destination: job.destinationDisplay), summary), at: 0)
         if endedJobs.count > 20 { endedJobs.removeLast() }
         finished.insert(JobStatus(
@@ -667,6 +757,7 @@ public actor Coordinator {
         dispatchSink?.finish()
         scanSink?.finish()
         verifySink?.finish()
+        journalSink?.finish()
         for sink in writerSinks { sink.finish() }
     }
 
@@ -979,8 +1070,9 @@ public actor Coordinator {
     /// What a writer needs for a file's output.
     private func spec(of file: PlannedFile, in job: JobRecord) -> OutputSpec {
         OutputSpec(
-            key: FileKey(job: job.id, file: file.index), outputPath: job.outputPath(of: file), header: header(of: file, in: job),
-            blockCount: file.layout.count, stamp: file.stamp, replace: job.request.force, workspace: job.workspace.path)
+            key: FileKey(job: job.id, file: file.index), outputPath: job.outputPath(of: file), relativePath: file.relativePath.bytes,
+            header: header(of: file, in: job), blockCount: file.layout.count, stamp: file.stamp,
+            replace: job.request.force || file.replacesOwnOutput, workspace: job.workspace.path)
     }
 
     // MARK: - Stitching

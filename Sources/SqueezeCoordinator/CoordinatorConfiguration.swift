@@ -1,3 +1,5 @@
+import SqueezeJournal
+
 /// Tunables of a coordinator; defaults are the measured choices documented in docs/.
 public struct CoordinatorConfiguration: Sendable {
     /// Default block size for jobs that do not set one.
@@ -48,6 +50,11 @@ public struct CoordinatorConfiguration: Sendable {
     /// full check of an item (about 11 CPU-s per GB checked, measured), so the default keeps
     /// audits near 0.04 CPU-s per GB of input; smaller catches a lying verifier sooner.
     public var auditInterval = 256
+
+    /// Where jobs and published outputs are recorded, so a restarted coordinator resumes its
+    /// running jobs (`squeeze coordinator --state`, or `compress`'s journal in its
+    /// destination); nil keeps nothing across restarts.
+    public var journal: Journal?
 
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.

@@ -1,13 +1,14 @@
 import Glibc
 import SqueezeGzip
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 
 /// Validates a request, makes its destination and workspace, and reads its source batch by
 /// batch. Blocking (stat, realpath, directory walks, mkdir): runs on the I/O pool, never on
 /// the actor.
 enum JobPreparer {
-    static func prepare(_ request: JobRequest, blockSize: Int, root: String?) throws -> PreparedJob {
+    static func prepare(_ request: JobRequest, blockSize: Int, root: String?, published: [[UInt8]: PublishedFile]? = nil) throws -> PreparedJob {
         guard (0...9).contains(request.level) else { throw CoordinatorError("level \(request.level): must be 0-9") }
         let base = try root.map { try Directories.canonical(BytePath($0)) }
         let sourceArgument = resolve(request.source, against: base)
@@ -49,7 +50,8 @@ enum JobPreparer {
         var job = PreparedJob(
             sourceDisplay: request.source, sourceRoot: sourceRoot, destination: destination, walker: walker,
             firstBatch: PreparedBatch(), workspace: workspace)
-        let context = BatchContext(sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize)
+        let context = BatchContext(
+            sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, published: published)
         // The first batch is read before the job is accepted, so a job of a few thousand files
         // starts with its totals known; the rest of a larger tree is read as the job runs.
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: nil) }
@@ -63,6 +65,8 @@ enum JobPreparer {
         var destination: BytePath
         var force: Bool
         var blockSize: Int
+        /// A resumed job's published outputs, by relative path; nil for a new job.
+        var published: [[UInt8]: PublishedFile]? = nil
     }
 
     /// Files the scan hands over at once: enough that a batch's round trip to the actor is
@@ -85,7 +89,18 @@ enum JobPreparer {
         batch.failed = scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
         for found in scan.files {
             let outputPath = BytePath(bytes: context.destination.appending(found.relativePath).bytes + Array(".gz".utf8))
-            if !context.force && Directories.exists(outputPath) {
+            var replacesOwnOutput = false
+            if let record = context.published?[found.relativePath.bytes] {
+                let output = (try? Directories.status(outputPath)).map { (size: UInt64(max(0, $0.st_size)), inode: UInt64($0.st_ino)) }
+                switch ResumeDecision.decide(record, source: found.stamp, output: output) {
+                case .keep:
+                    batch.kept.append(KeptFile(bytesIn: record.sourceSize, bytesOut: record.outputSize))
+                    continue
+                case .redo(let replacingOwn):
+                    replacesOwnOutput = replacingOwn
+                }
+            }
+            if !context.force && !replacesOwnOutput && Directories.exists(outputPath) {
                 batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)"))
                 continue
             }
@@ -101,7 +116,8 @@ enum JobPreparer {
             }
             batch.files.append(PlannedFile(
                 index: firstIndex + batch.files.count, relativePath: found.relativePath,
-                stamp: found.stamp, layout: BlockLayout(fileSize: found.stamp.size, blockSize: context.blockSize)))
+                stamp: found.stamp, layout: BlockLayout(fileSize: found.stamp.size, blockSize: context.blockSize),
+                replacesOwnOutput: replacesOwnOutput))
         }
         return batch
     }

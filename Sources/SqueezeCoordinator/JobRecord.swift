@@ -1,5 +1,6 @@
 import SqueezeGzip
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 
 /// The coordinator's state for one job. Plain data; only the actor touches it.
@@ -77,6 +78,10 @@ struct JobRecord {
     /// The workspace was removed (the job's end waits for it).
     var workspaceRemoved = false
     var filesFinished = 0
+    /// Files a resumed job found published before its restart and kept (among `filesFinished`).
+    var filesKept = 0
+    /// A resumed job's outputs published before the restart, by relative path; nil otherwise.
+    var published: [[UInt8]: PublishedFile]?
     var filesCompressed = 0
     var bytesDone: UInt64 = 0
     var bytesIn: UInt64 = 0
@@ -119,6 +124,24 @@ struct JobRecord {
 
     /// Whether every file is published or failed and no more will come.
     var allFilesFinished: Bool { scanComplete && open.isEmpty }
+
+    /// Counts files a resumed job keeps from before its restart as done.
+    mutating func keep(_ kept: [KeptFile]) {
+        for file in kept {
+            filesKept += 1
+            filesFinished += 1
+            filesCompressed += 1
+            bytesIn += file.bytesIn
+            bytesOut += file.bytesOut
+            bytesDone += file.bytesIn
+            totalBytes += file.bytesIn
+        }
+    }
+
+    /// What the journal records of the job when it ends.
+    var journalTotals: JournalTotals {
+        JournalTotals(filesDone: filesCompressed, filesFailed: failed.count, filesSkipped: skipped.count, bytesIn: bytesIn, bytesOut: bytesOut)
+    }
 
     /// Takes newly planned files and the items the planner made of them (and of files queued before).
     mutating func add(files: [PlannedFile], items newItems: [PlannedItem]) {
@@ -172,7 +195,7 @@ struct JobRecord {
     /// What a client attaching now is told first: the job as `started` would describe it today.
     func startSnapshot() -> JobStart {
         var start = JobStart(
-            jobID: id, source: sourceDisplay, destination: destinationDisplay, files: filesPlanned, bytes: totalBytes,
+            jobID: id, source: sourceDisplay, destination: destinationDisplay, files: filesPlanned + filesKept, bytes: totalBytes,
             engine: setting.description)
         start.scanning = scanComplete ? nil : true
         return start
@@ -187,7 +210,7 @@ struct JobRecord {
         }
         active.sort { Double($0.done) / Double(max($0.total, 1)) > Double($1.done) / Double(max($1.total, 1)) }
         var snapshot = ProgressSnapshot(
-            jobID: id, filesDone: filesFinished, files: filesPlanned, bytesDone: bytesDone, bytes: totalBytes,
+            jobID: id, filesDone: filesFinished, files: filesPlanned + filesKept, bytesDone: bytesDone, bytes: totalBytes,
             bytesOut: bytesOut, seconds: (now - started).seconds, workers: workers, active: Array(active.prefix(5)))
         snapshot.scanning = scanComplete ? nil : true
         return snapshot
@@ -200,6 +223,7 @@ struct JobRecord {
             bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
         summary.bytesRelayed = bytesRelayed
         summary.filesJoinedByCoordinator = filesJoinedByWriter
+        summary.filesKept = filesKept > 0 ? filesKept : nil
         return summary
     }
 }

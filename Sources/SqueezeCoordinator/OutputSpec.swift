@@ -7,6 +7,8 @@ struct OutputSpec: Sendable {
     var key: FileKey
     /// Where the `.gz` goes.
     var outputPath: BytePath
+    /// The source's path under the job's source root: how the journal names the file.
+    var relativePath: [UInt8]
     /// Header with FNAME and MTIME.
     var header: GzipHeader
     /// Blocks in the file.

@@ -1,6 +1,7 @@
 import Glibc
 import SqueezeGzip
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 
 /// One writer partition: reorders each file's blocks, appends the contiguous ones to the
@@ -23,6 +24,26 @@ struct OutputWriter {
         var file: AtomicOutputFile
         var replace: Bool
         var bytesOut: UInt64
+        /// What the journal names it by and what its source was.
+        var relativePath: [UInt8]
+        var stamp: FileStamp
+
+        init(_ spec: OutputSpec, file: AtomicOutputFile, bytesOut: UInt64) {
+            key = spec.key
+            self.file = file
+            replace = spec.replace
+            self.bytesOut = bytesOut
+            relativePath = spec.relativePath
+            stamp = spec.stamp
+        }
+
+        /// Its journal entry.
+        func record(_ facts: SealedFacts) -> PublishedFile {
+            PublishedFile(
+                job: key.job, path: relativePath, sourceSize: stamp.size, sourceModifiedSeconds: stamp.modifiedSeconds,
+                sourceModifiedNanoseconds: stamp.modifiedNanoseconds, sourceDevice: stamp.device, sourceInode: stamp.inode,
+                outputSize: facts.size, outputInode: facts.inode, crc: facts.crc)
+        }
     }
 
     /// What one command did, reported to the coordinator.
@@ -44,11 +65,14 @@ struct OutputWriter {
     private var open: [FileKey: OpenOutput] = [:]
     private var sealed: [SealedOutput] = []
     private let pool: BlockingIOPool
+    /// Where published outputs are recorded before they are renamed into place; nil without one.
+    private let journal: Journal?
     /// Microseconds each appended block waits first (the slow-disk test hook); 0 in use.
     private let delayPerBlock: UInt32
 
-    init(pool: BlockingIOPool, delayPerBlock: Duration? = nil) {
+    init(pool: BlockingIOPool, journal: Journal? = nil, delayPerBlock: Duration? = nil) {
         self.pool = pool
+        self.journal = journal
         let micros = delayPerBlock.map { min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         self.delayPerBlock = UInt32(clamping: max(0, micros))
     }
@@ -104,7 +128,7 @@ struct OutputWriter {
             let file = try await pool.run {
                 try AtomicOutputFile(adopting: piece.path, finalPath: spec.outputPath, expectedSize: piece.length)
             }
-            sealed.append(SealedOutput(key: spec.key, file: file, replace: spec.replace, bytesOut: piece.length))
+            sealed.append(SealedOutput(spec, file: file, bytesOut: piece.length))
         } catch {
             return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
         }
@@ -185,7 +209,7 @@ struct OutputWriter {
         }
         if finished, let file = state.file {
             open.removeValue(forKey: spec.key)
-            sealed.append(SealedOutput(key: spec.key, file: file, replace: spec.replace, bytesOut: state.bytesOut))
+            sealed.append(SealedOutput(spec, file: file, bytesOut: state.bytesOut))
         } else {
             open[spec.key] = state
         }
@@ -198,6 +222,7 @@ struct OutputWriter {
         guard !sealed.isEmpty else { return [] }
         let batch = sealed
         sealed.removeAll()
+        let journal = journal
         let outcomes = try? await pool.run { () -> [Result<Progress, WriteFailure>] in
             var syncErrors: [UInt64: String] = [:]
             for device in Set(batch.map(\.file.device)) {
@@ -209,6 +234,7 @@ struct OutputWriter {
                 }
             }
             var synced: [SealedOutput] = []
+            var records: [PublishedFile] = []
             var published: [SealedOutput] = []
             var outcomes: [Result<Progress, WriteFailure>] = []
             // Every fsync before any rename (see AtomicOutputFile).
@@ -219,10 +245,27 @@ struct OutputWriter {
                         outcomes.append(.failure(WriteFailure(key: output.key, reason: reason)))
                         continue
                     }
+                    let facts = journal == nil ? nil : try output.file.sealedFacts()
                     try output.file.sync()
                     synced.append(output)
+                    if let facts { records.append(output.record(facts)) }
                 } catch {
+                    output.file.discard()
                     outcomes.append(.failure(WriteFailure(key: output.key, reason: (error as? FileSystemError)?.reason ?? "\(error)")))
+                }
+            }
+            // The journal learns of a batch before it is renamed into place: after a crash, an
+            // output it lists is either there, with its inode, or missing and redone; an output
+            // it does not list was never published by this job.
+            if let journal, !records.isEmpty {
+                do {
+                    try journal.recordPublished(records)
+                } catch {
+                    for output in synced {
+                        output.file.discard()
+                        outcomes.append(.failure(WriteFailure(key: output.key, reason: "\(error)", journal: true)))
+                    }
+                    synced.removeAll()
                 }
             }
             for output in synced {

@@ -13,4 +13,7 @@ struct PlannedFile: Sendable {
     var stamp: FileStamp
     /// Block boundaries.
     var layout: BlockLayout
+    /// A resumed job published this file before, and its source changed since: the new
+    /// output replaces the job's own earlier one (whatever `force` says).
+    var replacesOwnOutput = false
 }

@@ -9,6 +9,8 @@ struct PreparedBatch: Sendable {
     var failed: [EntryNote] = []
     /// The last output folder made, carried to the next batch.
     var lastCreatedFolder: BytePath?
+    /// Files a resumed job published before the restart and keeps as they are.
+    var kept: [KeptFile] = []
     /// Whether the walk is over.
     var finished = false
 }

@@ -21,14 +21,18 @@ public struct JobRequest: Codable, Sendable, Equatable {
     /// False to publish this job's outputs without checking the workers' answers (the
     /// coordinator's `--no-verify` turns the check off for every job); nil means true.
     public var verify: Bool?
+    /// Who asks, for the job history (`user@host`, as the client says; not authenticated).
+    /// At most 256 bytes; optional.
+    public var submitter: String?
 
     /// Creates a request.
     public init(
         source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil,
         detached: Bool? = nil, heartbeatMilliseconds: Int? = nil, engine: String? = nil,
-        verify: Bool? = nil
+        verify: Bool? = nil, submitter: String? = nil
     ) {
         self.verify = verify
+        self.submitter = submitter
         self.source = source
         self.destination = destination
         self.level = level

@@ -24,6 +24,9 @@ public struct JobSummary: Codable, Sendable, Equatable {
     /// Multi-block files the coordinator joined itself, because a block came from a remote
     /// worker or no shared-storage worker could stitch them. Nil from coordinators before it.
     public var filesJoinedByCoordinator: Int?
+    /// Files a resumed job had published before its coordinator restarted and kept as they
+    /// were (counted in `filesCompressed`); nil when none.
+    public var filesKept: Int?
 
     /// Creates a summary.
     public init(

@@ -56,6 +56,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Flag(help: "Publish outputs without checking the workers' answers (faster; a faulty or hostile worker can then corrupt outputs).")
     var noVerify = false
 
+    @Option(help: "Folder of the job journal (jobs and published outputs, in SQLite), so a restarted coordinator resumes its running jobs (default: $XDG_STATE_HOME/squeeze or ~/.local/state/squeeze). One coordinator per folder.")
+    var state: String?
+
+    @Flag(help: "Keep no journal: a restart forgets running jobs.")
+    var noState = false
+
     @Option(help: .hidden)
     var testWriteDelay: Interval?
 
@@ -68,6 +74,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             throw ValidationError("--heartbeat must be between \(milliseconds.lowerBound)ms and \(milliseconds.upperBound / 1000)s")
         }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
+        if noState && state != nil { throw ValidationError("--state and --no-state exclude each other") }
         for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
             if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }
         }
@@ -89,6 +96,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.security = security
         settings.writeDelayForTesting = testWriteDelay?.duration
         settings.verifyResults = !noVerify
+        if !noState {
+            settings.journal = try StateFolder.openJournal(in: state ?? StateFolder.defaultPath())
+        }
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
             let service = CoordinatorService(

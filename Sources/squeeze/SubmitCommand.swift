@@ -57,7 +57,7 @@ struct SubmitCommand: AsyncParsableCommand {
             let request = JobRequest(
                 source: source, destination: destination, level: compression.level, force: force,
                 blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine,
-                verify: noVerify ? false : nil)
+                verify: noVerify ? false : nil, submitter: "\(NSUserName())@\(ProcessInfo.processInfo.hostName)")
             let mode = OutputMode.choose(json: json)
             let jobID = NIOLockedValueBox<UInt64?>(nil)
             let interrupts = NIOLockedValueBox(0)

@@ -22,6 +22,9 @@ final class BackgroundProcess {
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
         var merged = ProcessInfo.processInfo.environment
+        // A coordinator's default journal folder is the test's own, never the user's (and two
+        // coordinators of one test never share it).
+        merged["XDG_STATE_HOME"] = folder.appendingPathComponent("state-home-\(name)").path
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         try process.run()

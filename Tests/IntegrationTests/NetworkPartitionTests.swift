@@ -48,7 +48,7 @@ struct NetworkPartitionTests {
         func worker(_ id: String) -> WorkerStatus? { status()?.workers.first { $0.workerID == id } }
 
         let coordinator = try start("coordinator", on: "coordinator", [
-            "coordinator", "--listen", clients, "--workers-listen", workers, "--root", tree.path("data"),
+            "coordinator", "--listen", clients, "--workers-listen", workers, "--root", tree.path("data"), "--state", tree.path("state"),
             "--heartbeat", "\(Int(Self.heartbeat * 1000))ms",
             // The bridge's addresses are beyond loopback; this test is about links, not keys.
             "--insecure",

@@ -36,7 +36,8 @@ final class TestCluster {
         started += 1
         coordinator = try BackgroundProcess(
             "coordinator-\(started)",
-            arguments: ["coordinator", "--listen", clients, "--workers-listen", workers, "--root", root] + coordinatorArguments,
+            arguments: ["coordinator", "--listen", clients, "--workers-listen", workers, "--root", root,
+                        "--state", folder.appendingPathComponent("coordinator-state").path] + coordinatorArguments,
             in: folder)
         let ready = coordinator.waitForOutput(timeout: 20) { $0.contains("listening") }
         try #require(ready, "coordinator did not start: \(coordinator.stderr)")
