@@ -67,7 +67,7 @@ struct ResumeTests {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 1, bytesPerFile: 100)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0)
-        let state = tree.root.appendingPathComponent("coordinator-state").path
+        let state = try #require(cluster.stateFolder)
         let second = try SqueezeBinary.run(
             ["coordinator", "--listen", "tcp://127.0.0.1:0", "--workers-listen", "tcp://127.0.0.1:0", "--state", state], timeout: 30)
         #expect(second.status == 1)

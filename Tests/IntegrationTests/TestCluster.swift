@@ -12,6 +12,9 @@ final class TestCluster {
     private(set) var clientEndpoint = ""
     private(set) var workerEndpoint = ""
     private let coordinatorArguments: [String]
+    /// The coordinator's journal folder, the same across its restarts; one per cluster, so
+    /// clusters side by side in one test never share it.
+    private let stateArguments: [String]
     /// Given to `status` and `submit` (CURVE keys, for one).
     private let clientArguments: [String]
     private var started = 0
@@ -25,6 +28,8 @@ final class TestCluster {
         folder = logs
         self.root = root
         self.coordinatorArguments = coordinatorArguments
+        stateArguments = coordinatorArguments.contains("--no-state")
+            ? [] : ["--state", logs.appendingPathComponent("coordinator-state-\(UUID().uuidString)").path]
         self.clientArguments = clientArguments
         try startCoordinator(clients: listen.clients, workers: listen.workers)
         for _ in 0..<count { try addWorker(slots: slots, arguments: workerArguments) }
@@ -36,8 +41,7 @@ final class TestCluster {
         started += 1
         coordinator = try BackgroundProcess(
             "coordinator-\(started)",
-            arguments: ["coordinator", "--listen", clients, "--workers-listen", workers, "--root", root,
-                        "--state", folder.appendingPathComponent("coordinator-state").path] + coordinatorArguments,
+            arguments: ["coordinator", "--listen", clients, "--workers-listen", workers, "--root", root] + stateArguments + coordinatorArguments,
             in: folder)
         let ready = coordinator.waitForOutput(timeout: 20) { $0.contains("listening") }
         try #require(ready, "coordinator did not start: \(coordinator.stderr)")
@@ -71,6 +75,9 @@ final class TestCluster {
     func submit(_ name: String, _ arguments: [String]) throws -> BackgroundProcess {
         try BackgroundProcess(name, arguments: ["submit", "--coordinator", clientEndpoint] + clientArguments + arguments, in: folder)
     }
+
+    /// The coordinator's journal folder; nil with `--no-state`.
+    var stateFolder: String? { stateArguments.last }
 
     /// Starts `squeeze attach` against this cluster in the background.
     func attach(_ name: String, _ arguments: [String]) throws -> BackgroundProcess {
