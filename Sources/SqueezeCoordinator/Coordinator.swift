@@ -418,7 +418,8 @@ public actor Coordinator {
             throw CoordinatorError("coordinator is shutting down")
         }
         let id = resuming?.id ?? nextJobID
-        nextJobID = max(nextJobID, id + 1)
+        // The id may come from the journal file: no overflow trap on the largest one.
+        nextJobID = max(nextJobID, id == .max ? id : id + 1)
         if let journal, resuming == nil {
             let record = JournalJob(
                 id: id, request: (try? JSONEncoder().encode(request)) ?? Data(), source: prepared.sourceDisplay,
@@ -564,6 +565,9 @@ public actor Coordinator {
             if path.utf8.contains(0) { throw CoordinatorError("\(name) contains a NUL byte") }
         }
         if request.source.isEmpty { throw CoordinatorError("source is empty") }
+        if let submitter = request.submitter, submitter.utf8.count > 256 {
+            throw CoordinatorError("submitter: \(submitter.utf8.count) bytes, at most 256")
+        }
     }
 
     /// The engine setting a request asks for: its forced engine, or the level table's choice.

@@ -136,6 +136,7 @@ struct HostilePeerTests {
             (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":-9223372036854775808}"#, "heartbeatMilliseconds -9223372036854775808: must be 100-60000"),
             (#"{"source":"/a","destination":"/b\u0000c","level":6,"force":false}"#, "destination contains a NUL byte"),
             (#"{"source":"","level":6,"force":false}"#, "source is empty"),
+            ("{\"source\":\"/a\",\"level\":6,\"force\":false,\"submitter\":\"\(String(repeating: "u", count: 257))\"}", "submitter: 257 bytes, at most 256"),
             (#"{"source":"/a","level":10,"force":false}"#, "level 10: must be 0-9"),
             (#"{"source":"/a","level":-1,"force":false}"#, "level -1: must be 0-9"),
             (#"{"source":"/a","level":6,"force":false,"blockSize":4095}"#, "blockSize 4095: must be between 4 KiB and 64 MiB"),
