@@ -246,7 +246,8 @@ public actor Coordinator {
     /// and runs on detached until a client attaches. Job ids go on from the journal's.
     private func resumeJournaledJobs() async throws {
         guard let journal = configuration.journal else { return }
-        let (next, running) = try await pool.run { (try journal.nextJobID(), try journal.runningJobs()) }
+        let takeUp = configuration.resumesJournaledJobs
+        let (next, running) = try await pool.run { (try journal.nextJobID(), takeUp ? try journal.runningJobs() : []) }
         nextJobID = max(nextJobID, next)
         for record in running {
             do {
@@ -383,9 +384,24 @@ public actor Coordinator {
         try await submit(request, owner: nil, client: [])
     }
 
+    /// Takes up the journal's job `record` again, as `request` asks now, and returns its events
+    /// like `submit`: outputs the journal lists as published whose source is unchanged are kept,
+    /// the rest compressed. For `compress --resume`, whose coordinator leaves the journal's jobs
+    /// alone (`resumesJournaledJobs` off); the job keeps its id and is running again in the journal.
+    public func resume(_ request: JobRequest, from record: JournalJob) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
+        guard let journal = configuration.journal else { throw CoordinatorError("no journal to resume a job from") }
+        if record.state != .running {
+            try await pool.run { try journal.updateJob(record.id, state: .running, totals: record.totals, finishedAt: nil, message: nil) }
+        }
+        return try await submit(request, owner: nil, client: [], resuming: record, followed: true)
+    }
+
     /// `submit` for a job whose client (`owner`) must stay alive while it runs. `client` is the
-    /// submitter's routing id, whatever it follows: jobs take turns by client first.
-    func submit(_ request: JobRequest, owner: [UInt8]?, client: [UInt8], resuming: JournalJob? = nil) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
+    /// submitter's routing id, whatever it follows: jobs take turns by client first. A job
+    /// `resuming` a journal's keeps no events unless `followed`: no submitter reads them.
+    func submit(
+        _ request: JobRequest, owner: [UInt8]?, client: [UInt8], resuming: JournalJob? = nil, followed: Bool = false
+    ) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
         guard !stopping && !shutdownRequested else { throw CoordinatorError("coordinator is shutting down") }
         try Self.checkFields(of: request)
         let blockSize = request.blockSize ?? configuration.blockSize
@@ -431,9 +447,10 @@ public actor Coordinator {
                 throw CoordinatorError("\(error)")
             }
         }
-        // A resumed job has no submitter to read its stream (clients attach with their own):
-        // it keeps nothing, instead of every event of the job.
-        let (events, sink) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: resuming == nil ? .unbounded : .bufferingNewest(0))
+        // A job resumed at start-up has no submitter to read its stream (clients attach with
+        // their own): it keeps nothing, instead of every event of the job.
+        let unread = resuming != nil && !followed
+        let (events, sink) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: unread ? .bufferingNewest(0) : .unbounded)
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
             destinationDisplay: prepared.destination.display, sourceRoot: prepared.sourceRoot, destination: prepared.destination,

@@ -56,6 +56,17 @@ public struct CoordinatorConfiguration: Sendable {
     /// destination); nil keeps nothing across restarts.
     public var journal: Journal?
 
+    /// Whether `run` takes up the jobs the journal says were running. `compress` turns it off:
+    /// it resumes its one job itself (`Coordinator.resume`), to follow its events.
+    public var resumesJournaledJobs = true
+
+    /// How many ended jobs the history (`squeeze status`) keeps, in memory and in the journal.
+    public var historyJobs = 100
+
+    /// Ended jobs older than this leave the journal's history, whatever `historyJobs` says;
+    /// nil keeps them.
+    public var historyAge: Duration? = .seconds(30 * 86_400)
+
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
     public var writeDelayForTesting: Duration?

@@ -23,8 +23,7 @@ enum JobPreparer {
         guard isDirectory || info.st_mode & S_IFMT == S_IFREG else {
             throw CoordinatorError("\(request.source): not a regular file or directory")
         }
-        let destinationArgument = request.destination.map { resolve($0, against: base) }
-            ?? BytePath(bytes: sourceArgument.bytes + Array(".squeezed".utf8))
+        let destinationArgument = resolve(request.destinationPath, against: base)
         let destination = try prepareDestination(destinationArgument, display: request.destination, source: source, sourceIsDirectory: isDirectory, base: base)
 
         let sourceRoot = isDirectory ? source : source.parent
@@ -101,7 +100,7 @@ enum JobPreparer {
                 }
             }
             if !context.force && !replacesOwnOutput && Directories.exists(outputPath) {
-                batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)"))
+                batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)", outputExists: true))
                 continue
             }
             let parent = outputPath.parent

@@ -47,6 +47,14 @@ public final class BlockingIOPool: Sendable {
         }
     }
 
+    /// Runs `body` on a thread of its own, for a blocking step outside any pool's life (a start-up
+    /// open, say), so it still keeps off the cooperative pool.
+    public static func runOnce<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let pool = BlockingIOPool(threads: 1, name: "squeeze-once")
+        defer { pool.shutdown() }
+        return try await pool.run(body)
+    }
+
     /// Lets queued jobs finish, then ends the threads. Later `run` calls fail with `.stopped`.
     public func shutdown() {
         let first = state.withLockedValue { state in

@@ -66,6 +66,24 @@ public final class Journal: Sendable {
     public func closeAndRemove() throws {
         let lock = closeDatabase()
         defer { lock?.release() }
+        try Self.unlinkFiles(of: path)
+    }
+
+    /// Removes the journal at `path` without opening it (whatever it holds: a newer version's, a damaged one),
+    /// for `compress --force`, which starts over. Refused with `.locked` while another process has it open.
+    public static func remove(at path: String) throws {
+        let lock: JournalLock
+        do {
+            lock = try JournalLock(path: path)
+        } catch let error as JournalLockError {
+            throw JournalError(kind: error.isContended ? .locked : .cannotOpen, path: path, reason: error.reason)
+        }
+        defer { lock.release() }
+        try unlinkFiles(of: path)
+    }
+
+    /// Unlinks the database and its -wal and -shm files; files already gone are no error.
+    private static func unlinkFiles(of path: String) throws {
         for file in [path, path + "-wal", path + "-shm"] where unlink(file) != 0 && errno != ENOENT {
             let reason = "unlink \(file): \(String(cString: strerror(errno)))"
             throw JournalError(kind: .writeFailed, path: path, reason: reason)

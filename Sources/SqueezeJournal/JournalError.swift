@@ -39,7 +39,7 @@ extension JournalError: CustomStringConvertible {
     /// Who the other user of a locked journal probably is, from the journal's file name.
     private var lockHint: String {
         if path.hasSuffix("/" + Journal.destinationFileName) || path == Journal.destinationFileName {
-            return "another squeeze compress --resume into the same destination?"
+            return "another squeeze compress into the same destination?"
         }
         return "a second coordinator on the same --state?"
     }

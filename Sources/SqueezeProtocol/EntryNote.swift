@@ -4,10 +4,14 @@ public struct EntryNote: Codable, Sendable, Equatable {
     public var path: String
     /// Why it was skipped or failed.
     public var reason: String
+    /// True for a file refused only because its output already existed (no `force`): running
+    /// the job again cannot do better without `force`. Nil otherwise.
+    public var outputExists: Bool?
 
     /// Creates a note.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, outputExists: Bool? = nil) {
         self.path = path
         self.reason = reason
+        self.outputExists = outputExists
     }
 }

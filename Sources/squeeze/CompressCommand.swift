@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import SqueezeCoordinator
+import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 import SqueezeWorker
 import SqueezeZMQ
@@ -30,8 +32,14 @@ struct CompressCommand: AsyncParsableCommand {
     @Option(help: "Block size, e.g. 512K or 1M.")
     var blockSize: ByteSize?
 
-    @Flag(help: "Replace existing outputs.")
+    @Flag(help: "Replace existing outputs (and start over, dropping an unfinished run's journal).")
     var force = false
+
+    @Flag(help: "Finish an earlier run into the same DEST that was killed, interrupted or had failures: its complete outputs whose source is unchanged are kept, the rest compressed.")
+    var resume = false
+
+    @Flag(help: "Keep no journal in DEST while the job runs (a killed run then cannot be resumed).")
+    var noJournal = false
 
     @Option(help: "How the in-process workers reach the files: auto (they read and write them, found by a probe), shared, or remote (every block passes through the coordinator, as over a network).")
     var storage: StorageMode = .auto
@@ -41,80 +49,118 @@ struct CompressCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        if resume && force { throw ValidationError("--resume keeps finished outputs, --force replaces them: choose one") }
+        if resume && noJournal { throw ValidationError("--resume needs the journal: drop --no-journal") }
     }
 
     func run() async throws {
         try compression.check()
         LogSetup.bootstrap(defaultLevel: .warning)
-        try await ZMQRuntime.run { context in
-            var settings = CoordinatorConfiguration()
-            if let blockSize { settings.blockSize = blockSize.bytes }
-            // The workers are this process's own threads: no answer comes from anyone else.
-            settings.verifyResults = false
-            let coordinator = Coordinator(configuration: settings, context: context)
-            let address = "inproc://squeeze-workers"
-            let request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
-                                     engine: compression.engine)
-            let mode = OutputMode.choose(json: json)
-            let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
-            let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
-            let trap = SignalTrap { signalSink.yield($0) }
-            defer { withExtendedLifetime(trap) {} }
-            // Set before `cancelAll`, read after `submit` returns: an interrupt that comes while
-            // the job is still being scanned (so `cancelAll` finds nothing) cancels it anyway.
-            let interrupted = NIOLockedValueBox(false)
+        var request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
+                                 engine: compression.engine)
+        request.blockSize = blockSize?.bytes
+        var settings = CoordinatorConfiguration()
+        // The workers are this process's own threads: no answer comes from anyone else.
+        settings.verifyResults = false
+        // This command resumes its one job itself, to follow it.
+        settings.resumesJournaledJobs = false
+        let journal: DestinationJournal?
+        if noJournal {
+            journal = nil
+        } else {
+            let (request, blockSize, resume, force) = (request, settings.blockSize, resume, force)
+            journal = try await BlockingIOPool.runOnce {
+                try DestinationJournal.open(for: request, defaultBlockSize: blockSize, resume: resume, force: force)
+            }
+        }
+        settings.journal = journal?.journal
+        let outcome = await run(request, settings: settings, resuming: journal?.earlier)
+        if let journal {
+            try? await BlockingIOPool.runOnce { journal.end(after: outcome) }
+        }
+        try ExitStatus.finish(outcome)
+    }
 
-            let outcome: Result<JobSummary?, any Error> = await withTaskGroup(of: Result<JobSummary?, any Error>?.self) { group in
-                group.addTask {
-                    do {
-                        try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() }
-                        return nil
-                    } catch {
-                        readySink.finish()
-                        return .failure(error)
-                    }
+    /// Runs the coordinator and the workers until the job ends; the job's summary, or why it
+    /// could not run.
+    private func run(_ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?) async -> Result<JobSummary?, any Error> {
+        do {
+            return try await ZMQRuntime.run { context in
+                await run(request, settings: settings, resuming: earlier, context: context)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func run(
+        _ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?, context: ZMQContext
+    ) async -> Result<JobSummary?, any Error> {
+        let coordinator = Coordinator(configuration: settings, context: context)
+        let address = "inproc://squeeze-workers"
+        let mode = OutputMode.choose(json: json)
+        let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
+        let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
+        let trap = SignalTrap { signalSink.yield($0) }
+        defer { withExtendedLifetime(trap) {} }
+        // Set before `cancelAll`, read after `submit` returns: an interrupt that comes while
+        // the job is still being scanned (so `cancelAll` finds nothing) cancels it anyway.
+        let interrupted = NIOLockedValueBox(false)
+
+        let outcome: Result<JobSummary?, any Error> = await withTaskGroup(of: Result<JobSummary?, any Error>?.self) { group in
+            group.addTask {
+                do {
+                    try await coordinator.run(workerEndpoints: [address]) { _ in readySink.finish() }
+                    return nil
+                } catch {
+                    readySink.finish()
+                    return .failure(error)
                 }
-                for _ in 0..<workers {
-                    group.addTask {
-                        var worker = WorkerConfiguration(coordinator: address, slots: 1)
-                        worker.storage = storage
-                        await Worker(configuration: worker, context: context).run()
-                        return nil
-                    }
-                }
+            }
+            for _ in 0..<workers {
                 group.addTask {
-                    for await _ in signals {
-                        interrupted.withLockedValue { $0 = true }
-                        await coordinator.cancelAll(reason: "interrupted")
-                        break
-                    }
+                    var worker = WorkerConfiguration(coordinator: address, slots: 1)
+                    worker.storage = storage
+                    await Worker(configuration: worker, context: context).run()
                     return nil
                 }
-                group.addTask {
-                    for await _ in ready {}
-                    do {
-                        let (accepted, events) = try await coordinator.submit(request)
-                        if interrupted.withLockedValue({ $0 }) {
-                            await coordinator.cancel(job: accepted.jobID, reason: "interrupted")
-                        }
-                        var renderer = ProgressRenderer(mode: mode)
-                        return .success(await renderer.follow(events))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-                var outcome: Result<JobSummary?, any Error> = .success(nil)
-                for await result in group {
-                    if let result {
-                        outcome = result
-                        break
-                    }
-                }
-                signalSink.finish()
-                group.cancelAll()
-                return outcome
             }
-            try ExitStatus.finish(outcome)
+            group.addTask {
+                for await _ in signals {
+                    interrupted.withLockedValue { $0 = true }
+                    await coordinator.cancelAll(reason: "interrupted")
+                    break
+                }
+                return nil
+            }
+            group.addTask {
+                for await _ in ready {}
+                do {
+                    let (accepted, events) = if let earlier {
+                        try await coordinator.resume(request, from: earlier)
+                    } else {
+                        try await coordinator.submit(request)
+                    }
+                    if interrupted.withLockedValue({ $0 }) {
+                        await coordinator.cancel(job: accepted.jobID, reason: "interrupted")
+                    }
+                    var renderer = ProgressRenderer(mode: mode)
+                    return .success(await renderer.follow(events))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            var outcome: Result<JobSummary?, any Error> = .success(nil)
+            for await result in group {
+                if let result {
+                    outcome = result
+                    break
+                }
+            }
+            signalSink.finish()
+            group.cancelAll()
+            return outcome
         }
+        return outcome
     }
 }

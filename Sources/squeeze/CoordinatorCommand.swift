@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SqueezeCoordinator
+import SqueezeIO
 import SqueezeProtocol
 import SqueezeZMQ
 
@@ -97,7 +98,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.writeDelayForTesting = testWriteDelay?.duration
         settings.verifyResults = !noVerify
         if !noState {
-            settings.journal = try StateFolder.openJournal(in: state ?? StateFolder.defaultPath())
+            let folder = state ?? StateFolder.defaultPath()
+            settings.journal = try await BlockingIOPool.runOnce { try StateFolder.openJournal(in: folder) }
         }
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)

@@ -111,7 +111,8 @@ struct ProgressRenderer {
 
     private func printSummary(_ summary: JobSummary) {
         let ratio = summary.bytesIn == 0 ? 0 : Double(summary.bytesOut) / Double(summary.bytesIn) * 100
-        out("squeeze: \(summary.state.rawValue): \(summary.filesCompressed) files, \(Formatting.bytes(summary.bytesIn)) -> \(Formatting.bytes(summary.bytesOut)) (\(String(format: "%.1f", ratio))%) in \(String(format: "%.2f", summary.seconds))s, \(Formatting.rate(summary.bytesIn, summary.seconds))")
+        let kept = summary.filesKept.map { $0 > 0 ? " (\($0) kept from before)" : "" } ?? ""
+        out("squeeze: \(summary.state.rawValue): \(summary.filesCompressed) files\(kept), \(Formatting.bytes(summary.bytesIn)) -> \(Formatting.bytes(summary.bytesOut)) (\(String(format: "%.1f", ratio))%) in \(String(format: "%.2f", summary.seconds))s, \(Formatting.rate(summary.bytesIn, summary.seconds))")
         if !summary.skipped.isEmpty {
             out("squeeze: skipped \(summary.skipped.count) non-regular entries:")
             for note in summary.skipped { out("  \(note.path): \(note.reason)") }

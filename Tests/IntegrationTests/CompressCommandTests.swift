@@ -101,6 +101,15 @@ struct CompressCommandTests {
         #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path("src.squeezed")) == 2)
     }
 
+    @Test("a folder named with a trailing slash (as shells complete it) goes to SRC.squeezed beside it, not inside it")
+    func trailingSlash() throws {
+        let tree = try TestTree()
+        try tree.write("src/a.txt", Array("hello, slash\n".utf8))
+        let outcome = try SqueezeBinary.run(["compress", tree.path("src") + "//"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("src"), destination: tree.path("src.squeezed")) == 1)
+    }
+
     @Test("a single file goes to DEST/<name>.gz")
     func singleFile() throws {
         let tree = try TestTree()

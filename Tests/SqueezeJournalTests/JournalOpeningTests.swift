@@ -52,7 +52,7 @@ struct JournalOpeningTests {
             try input.fileHandleForWriting.close()
             holder.waitUntilExit()
             #expect(error?.kind == .locked)
-            #expect(error?.description == "journal \(path) is in use by another process (another squeeze compress --resume into the same destination?)")
+            #expect(error?.description == "journal \(path) is in use by another process (another squeeze compress into the same destination?)")
 
             #expect(try Journal(path: path).job(1) == Samples.job(1))
         }
