@@ -232,12 +232,26 @@ public actor Coordinator {
         for await command in commands {
             switch command {
             case .ended(let id, let state, let totals, let message):
+                let (keep, age, logger) = (configuration.historyJobs, configuration.historyAge, logger)
                 do {
-                    try await pool.run { try journal.updateJob(id, state: state, totals: totals, finishedAt: Date(), message: message) }
+                    try await pool.run {
+                        try journal.updateJob(id, state: state, totals: totals, finishedAt: Date(), message: message)
+                        Self.prune(journal, keeping: keep, age: age, logger: logger)
+                    }
                 } catch {
                     logger.error("cannot record a job's end in the journal", metadata: ["job": "\(id)", "error": "\(error)"])
                 }
             }
+        }
+    }
+
+    /// Drops ended jobs beyond the history's length or age from the journal. Blocking. A failure
+    /// is logged: an over-long history is no reason to stop.
+    private static func prune(_ journal: Journal, keeping: Int, age: Duration?, logger: Logger) {
+        do {
+            _ = try journal.prune(keepingNewest: keeping, olderThan: age.map { Date(timeIntervalSinceNow: -$0.seconds) })
+        } catch {
+            logger.warning("cannot prune the journal's history", metadata: ["error": "\(error)"])
         }
     }
 
@@ -247,8 +261,13 @@ public actor Coordinator {
     private func resumeJournaledJobs() async throws {
         guard let journal = configuration.journal else { return }
         let takeUp = configuration.resumesJournaledJobs
-        let (next, running) = try await pool.run { (try journal.nextJobID(), takeUp ? try journal.runningJobs() : []) }
+        let (keep, age, logger) = (configuration.historyJobs, configuration.historyAge, logger)
+        let (next, running, history) = try await pool.run {
+            Self.prune(journal, keeping: keep, age: age, logger: logger)
+            return (try journal.nextJobID(), takeUp ? try journal.runningJobs() : [], try journal.recentJobs(limit: keep))
+        }
         nextJobID = max(nextJobID, next)
+        finished = history.filter { $0.state != .running }.map(JobStatus.init(journaled:))
         for record in running {
             do {
                 let request = try JSONDecoder().decode(JobRequest.self, from: record.request)
@@ -457,6 +476,7 @@ public actor Coordinator {
             planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), workspace: prepared.workspace, sink: sink)
         job.walker = prepared.walker
         job.published = published
+        if let resuming { job.submittedAt = resuming.createdAt }
         if let owner {
             job.owner = owner
             let interval = request.heartbeatMilliseconds.map { Duration.milliseconds($0) } ?? configuration.heartbeatInterval
@@ -682,10 +702,7 @@ public actor Coordinator {
                 quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)) ? true : nil,
                 refusedResults: verification.quarantine.strikes(of: verification.identity(of: worker.routingID)))
         }.sorted { $0.workerID < $1.workerID }
-        let running = jobOrder.compactMap { jobs[$0] }.map { job in
-            JobStatus(jobID: job.id, source: job.sourceDisplay, state: job.state, filesDone: job.filesFinished,
-                      files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes)
-        }
+        let running = jobOrder.compactMap { jobs[$0] }.map { $0.status(now: now) }
         var status = ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages,
             coordinatorCPUSeconds: ProcessCPU.seconds())
         status.refusedResults = verification.refusedResults
@@ -719,10 +736,8 @@ public actor Coordinator {
         journalSink?.yield(.ended(id, state: JournalJobState(final.state), totals: final.journalTotals, message: final.message))
         endedJobs.insert((JobAccepted(jobID: id, destination: job.destinationDisplay), summary), at: 0)
         if endedJobs.count > 20 { endedJobs.removeLast() }
-        finished.insert(JobStatus(
-            jobID: id, source: job.sourceDisplay, state: final.state, filesDone: job.filesFinished,
-            files: job.filesPlanned, bytesDone: job.bytesDone, bytes: job.totalBytes), at: 0)
-        if finished.count > 20 { finished.removeLast() }
+        finished.insert(final.status(now: now), at: 0)
+        if finished.count > configuration.historyJobs { finished.removeLast(finished.count - configuration.historyJobs) }
         logger.info("job ended", metadata: ["job": "\(id)", "state": "\(final.state)", "failed": "\(job.failed.count)"])
     }
 

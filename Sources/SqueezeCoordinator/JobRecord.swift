@@ -1,3 +1,4 @@
+import Foundation
 import SqueezeGzip
 import SqueezeIO
 import SqueezeJournal
@@ -20,6 +21,8 @@ struct JobRecord {
     let sourceRoot: BytePath
     let destination: BytePath
     let started: ContinuousClock.Instant
+    /// When it was submitted, by the wall clock (for a resumed job: when it was first submitted).
+    var submittedAt = Date()
     /// The job's events, to its submitter and to clients attached since.
     var sink: JobEventSink
 
@@ -140,7 +143,9 @@ struct JobRecord {
 
     /// What the journal records of the job when it ends.
     var journalTotals: JournalTotals {
-        JournalTotals(filesDone: filesCompressed, filesFailed: failed.count, filesSkipped: skipped.count, bytesIn: bytesIn, bytesOut: bytesOut)
+        JournalTotals(
+            filesDone: filesCompressed, filesFailed: failed.count, filesSkipped: skipped.count, bytesIn: bytesIn, bytesOut: bytesOut,
+            filesPlanned: filesPlanned + filesKept, bytesPlanned: totalBytes)
     }
 
     /// Takes newly planned files and the items the planner made of them (and of files queued before).
@@ -214,6 +219,23 @@ struct JobRecord {
             bytesOut: bytesOut, seconds: (now - started).seconds, workers: workers, active: Array(active.prefix(5)))
         snapshot.scanning = scanComplete ? nil : true
         return snapshot
+    }
+
+    /// The job as `squeeze status` lists it.
+    func status(now: ContinuousClock.Instant) -> JobStatus {
+        // Files refused before planning (an output that exists) count as done and failed, as the
+        // journal's history counts them.
+        let done = filesCompressed + failed.count
+        var status = JobStatus(
+            jobID: id, source: sourceDisplay, state: state, filesDone: done, files: max(filesPlanned + filesKept, done),
+            bytesDone: bytesDone, bytes: totalBytes)
+        status.bytesOut = bytesOut
+        status.filesFailed = failed.count
+        status.submitter = request.submitter ?? "unknown"
+        status.submittedAt = submittedAt.timeIntervalSince1970
+        status.seconds = (now - started).seconds
+        status.message = state == .completed ? nil : message
+        return status
     }
 
     /// The final summary.

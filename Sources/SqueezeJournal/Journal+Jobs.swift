@@ -18,13 +18,14 @@ extension Journal {
             try Self.checkTotals(job.totals)
             try db.cachedStatement(sql: """
                 INSERT INTO job (\(JournalSchema.jobColumns))
-                VALUES (?, coalesce(?, x''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, coalesce(?, x''), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     Int64(bitPattern: job.id), job.request, job.source, job.destination, job.state.rawValue,
                     job.submittedBy, job.createdAt.timeIntervalSinceReferenceDate,
                     job.finishedAt?.timeIntervalSinceReferenceDate,
                     job.totals.filesDone, job.totals.filesFailed, job.totals.filesSkipped,
                     Int64(bitPattern: job.totals.bytesIn), Int64(bitPattern: job.totals.bytesOut), job.message,
+                    job.totals.filesPlanned, Int64(bitPattern: job.totals.bytesPlanned),
                 ])
             if job.id > (try Self.largestJobID(db)) {
                 try db.cachedStatement(sql: "UPDATE jobSequence SET largest = ? WHERE one = 1")
@@ -39,12 +40,13 @@ extension Journal {
             try Self.checkTotals(totals)
             try db.cachedStatement(sql: """
                 UPDATE job SET state = ?, finishedAt = ?, filesDone = ?, filesFailed = ?, filesSkipped = ?,
-                    bytesIn = ?, bytesOut = ?, message = ?
+                    bytesIn = ?, bytesOut = ?, message = ?, filesPlanned = ?, bytesPlanned = ?
                 WHERE id = ?
                 """).execute(arguments: [
                     state.rawValue, finishedAt?.timeIntervalSinceReferenceDate,
                     totals.filesDone, totals.filesFailed, totals.filesSkipped,
                     Int64(bitPattern: totals.bytesIn), Int64(bitPattern: totals.bytesOut), message,
+                    totals.filesPlanned, Int64(bitPattern: totals.bytesPlanned),
                     Int64(bitPattern: id),
                 ])
             guard db.changesCount == 1 else { throw JournalProblem(kind: .writeFailed, reason: "no job \(id)") }
@@ -144,7 +146,9 @@ extension Journal {
                 filesFailed: try stored.count(9, "filesFailed"),
                 filesSkipped: try stored.count(10, "filesSkipped"),
                 bytesIn: try stored.uint64(11, "bytesIn"),
-                bytesOut: try stored.uint64(12, "bytesOut")
+                bytesOut: try stored.uint64(12, "bytesOut"),
+                filesPlanned: try stored.count(14, "filesPlanned"),
+                bytesPlanned: try stored.uint64(15, "bytesPlanned")
             ),
             message: try stored.optionalText(13, "message")
         )
@@ -152,7 +156,7 @@ extension Journal {
 
     /// Refuses totals the journal would later read back as damaged.
     private static func checkTotals(_ totals: JournalTotals) throws {
-        guard totals.filesDone >= 0, totals.filesFailed >= 0, totals.filesSkipped >= 0 else {
+        guard totals.filesDone >= 0, totals.filesFailed >= 0, totals.filesSkipped >= 0, totals.filesPlanned >= 0 else {
             throw JournalProblem(kind: .writeFailed, reason: "negative file count in \(totals)")
         }
     }

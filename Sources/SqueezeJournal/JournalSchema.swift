@@ -10,7 +10,7 @@ enum JournalSchema {
     /// The columns of `job`, in the order `Journal` reads them.
     static let jobColumns = """
         id, request, source, destination, state, submittedBy, createdAt, finishedAt, \
-        filesDone, filesFailed, filesSkipped, bytesIn, bytesOut, message
+        filesDone, filesFailed, filesSkipped, bytesIn, bytesOut, message, filesPlanned, bytesPlanned
         """
 
     /// The columns of `published`, in the order `Journal` reads them.
@@ -60,6 +60,14 @@ enum JournalSchema {
                     largest INTEGER NOT NULL
                 );
                 INSERT INTO jobSequence (one, largest) VALUES (1, 0);
+                """)
+        }
+        // The history shows how far an ended job got: files and bytes found, beside those done.
+        // Rows from v1 get 0, read as "not recorded".
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE job ADD COLUMN filesPlanned INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE job ADD COLUMN bytesPlanned INTEGER NOT NULL DEFAULT 0;
                 """)
         }
         return migrator

@@ -11,13 +11,23 @@ public struct JournalTotals {
     /// Compressed bytes written.
     public var bytesOut: UInt64
 
+    /// Files the job had found to compress (0: not recorded, by a journal before schema v2).
+    public var filesPlanned: Int
+    /// Their source bytes (0: not recorded).
+    public var bytesPlanned: UInt64
+
     /// Totals, zero unless given.
-    public init(filesDone: Int = 0, filesFailed: Int = 0, filesSkipped: Int = 0, bytesIn: UInt64 = 0, bytesOut: UInt64 = 0) {
+    public init(
+        filesDone: Int = 0, filesFailed: Int = 0, filesSkipped: Int = 0, bytesIn: UInt64 = 0, bytesOut: UInt64 = 0,
+        filesPlanned: Int = 0, bytesPlanned: UInt64 = 0
+    ) {
         self.filesDone = filesDone
         self.filesFailed = filesFailed
         self.filesSkipped = filesSkipped
         self.bytesIn = bytesIn
         self.bytesOut = bytesOut
+        self.filesPlanned = filesPlanned
+        self.bytesPlanned = bytesPlanned
     }
 }
 

@@ -14,6 +14,18 @@ public struct JobStatus: Codable, Sendable, Equatable {
     public var bytesDone: UInt64
     /// Uncompressed bytes in the job.
     public var bytes: UInt64
+    /// Compressed bytes written so far; nil from coordinators before the history.
+    public var bytesOut: UInt64?
+    /// Files that failed so far; nil from coordinators before the history.
+    public var filesFailed: Int?
+    /// Who submitted it (`user@host`, or "unknown"); nil when not known.
+    public var submitter: String?
+    /// When it was submitted, in seconds since 1970 (the coordinator's clock); nil when not known.
+    public var submittedAt: Double?
+    /// How long it ran, or has been running, in seconds; nil when not known.
+    public var seconds: Double?
+    /// For `failed` and `cancelled`: why; nil otherwise.
+    public var message: String?
 
     /// Creates a job status.
     public init(jobID: UInt64, source: String, state: JobState, filesDone: Int, files: Int, bytesDone: UInt64, bytes: UInt64) {

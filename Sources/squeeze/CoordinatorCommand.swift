@@ -63,6 +63,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Flag(help: "Keep no journal: a restart forgets running jobs.")
     var noState = false
 
+    @Option(help: "Ended jobs the history keeps (squeeze status lists them, across restarts with a journal).")
+    var history = 100
+
+    @Option(help: "Ended jobs older than this leave the journal's history, e.g. 12h (default: 30d).")
+    var historyAge: Interval?
+
     @Option(help: .hidden)
     var testWriteDelay: Interval?
 
@@ -75,6 +81,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             throw ValidationError("--heartbeat must be between \(milliseconds.lowerBound)ms and \(milliseconds.upperBound / 1000)s")
         }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
+        guard (0...100_000).contains(history) else { throw ValidationError("--history must be 0-100000") }
         if noState && state != nil { throw ValidationError("--state and --no-state exclude each other") }
         for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
             if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }
@@ -97,6 +104,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.security = security
         settings.writeDelayForTesting = testWriteDelay?.duration
         settings.verifyResults = !noVerify
+        settings.historyJobs = history
+        if let historyAge { settings.historyAge = historyAge.duration }
         if !noState {
             let folder = state ?? StateFolder.defaultPath()
             settings.journal = try await BlockingIOPool.runOnce { try StateFolder.openJournal(in: folder) }

@@ -16,11 +16,22 @@ enum Formatting {
 
     /// Seconds as "4s", "3m05s", "1h02m".
     static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "--" }
+        // From the network: a value beyond Int's range would trap the conversion.
+        guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "--" }
         let total = Int(seconds.rounded())
         if total < 60 { return "\(total)s" }
         if total < 3600 { return String(format: "%dm%02ds", total / 60, total % 60) }
         return String(format: "%dh%02dm", total / 3600, (total % 3600) / 60)
+    }
+
+    /// Seconds since 1970 as local "2026-11-22 14:05"; "--" when out of range.
+    static func date(_ secondsSince1970: Double) -> String {
+        guard secondsSince1970.isFinite, (0..<1e11).contains(secondsSince1970) else { return "--" }
+        var time = time_t(secondsSince1970)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return "--" }
+        return String(format: "%04d-%02d-%02d %02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min))
     }
 
     /// A bar of `width` cells for `fraction` (0...1).

@@ -15,8 +15,11 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "The coordinator's client endpoint (or $SQUEEZE_COORDINATOR).")
     var coordinator = ProcessInfo.processInfo.environment["SQUEEZE_COORDINATOR"] ?? "tcp://127.0.0.1:5555"
 
-    @Flag(help: "Print the status as one JSON object.")
+    @Flag(help: "Print the status as one JSON object (with the whole history the coordinator keeps).")
     var json = false
+
+    @Option(help: "Ended jobs to list, newest first.")
+    var history = 10
 
     @OptionGroup var curve: CurveClientOptions
 
@@ -51,15 +54,17 @@ struct StatusCommand: AsyncParsableCommand {
                      (worker.engines ?? ["zlib"]).joined(separator: ",")]
                 })
         }
-        text += "jobs: \(status.jobs.filter { $0.state == .running }.count) running, \(status.jobs.count) listed\n"
-        if !status.jobs.isEmpty {
-            text += Self.table(
-                ["JOB", "STATE", "FILES", "BYTES", "DONE", "SOURCE"],
-                status.jobs.map { job in
-                    let percent = job.bytes == 0 ? 100 : Int(Double(job.bytesDone) * 100 / Double(job.bytes))
-                    return ["\(job.jobID)", job.state.rawValue, "\(job.filesDone)/\(job.files)",
-                            "\(Formatting.bytes(job.bytesDone))/\(Formatting.bytes(job.bytes))", "\(percent)%", job.source]
-                })
+        let running = status.jobs.filter { $0.state == .running }, ended = status.jobs.filter { $0.state != .running }
+        text += "jobs: \(running.count) running, \(ended.count) ended in the history\n"
+        let shown = running + ended.prefix(max(0, history))
+        if !shown.isEmpty {
+            text += Self.table(["JOB", "STATE", "FILES", "BYTES", "DONE", "RATIO", "TIME", "SUBMITTED", "BY", "SOURCE"], shown.map(Self.row))
+        }
+        if ended.count > max(0, history) {
+            text += "(\(ended.count - max(0, history)) older jobs: --history N or --json)\n"
+        }
+        for job in shown where job.state != .running && job.state != .completed {
+            if let message = job.message { text += "job \(job.jobID) \(job.state.rawValue): \(message)\n" }
         }
         if let refused = status.refusedConnections {
             text += "CURVE: \(status.authorizedKeys ?? 0) authorized keys, \(refused) connections refused\n"
@@ -73,6 +78,17 @@ struct StatusCommand: AsyncParsableCommand {
             text += "late results dropped: \(status.lateResults), malformed messages dropped: \(status.malformedMessages)\n"
         }
         return text
+    }
+
+    /// A job's line: counts, how far, the ratio so far, how long, when and by whom.
+    private static func row(_ job: JobStatus) -> [String] {
+        let percent = job.bytes == 0 ? 100 : Int(min(Double(job.bytesDone) / Double(job.bytes), 1) * 100)
+        let failed = (job.filesFailed ?? 0) > 0 ? " (\(job.filesFailed ?? 0) failed)" : ""
+        let ratio = job.bytesOut.flatMap { out in job.bytesDone > 0 ? String(format: "%.1f%%", Double(out) / Double(job.bytesDone) * 100) : nil }
+        return ["\(job.jobID)", job.state.rawValue, "\(job.filesDone)/\(job.files)\(failed)",
+                "\(Formatting.bytes(job.bytesDone))/\(Formatting.bytes(job.bytes))", "\(percent)%", ratio ?? "--",
+                job.seconds.map(Formatting.duration) ?? "--", job.submittedAt.map(Formatting.date) ?? "--",
+                job.submitter ?? "--", job.source]
     }
 
     /// Left-aligned columns separated by two spaces.

@@ -36,12 +36,13 @@ final class TestCluster {
         try #require(waitForWorkers(count), "workers did not register: \(coordinator.stderr)")
     }
 
-    /// Starts a coordinator on the given endpoints and waits for its `listening` line.
-    func startCoordinator(clients: String, workers: String) throws {
+    /// Starts a coordinator on the given endpoints, with `extra` arguments besides the cluster's,
+    /// and waits for its `listening` line.
+    func startCoordinator(clients: String, workers: String, extra: [String] = []) throws {
         started += 1
         coordinator = try BackgroundProcess(
             "coordinator-\(started)",
-            arguments: ["coordinator", "--listen", clients, "--workers-listen", workers, "--root", root] + stateArguments + coordinatorArguments,
+            arguments: ["coordinator", "--listen", clients, "--workers-listen", workers, "--root", root] + stateArguments + coordinatorArguments + extra,
             in: folder)
         let ready = coordinator.waitForOutput(timeout: 20) { $0.contains("listening") }
         try #require(ready, "coordinator did not start: \(coordinator.stderr)")

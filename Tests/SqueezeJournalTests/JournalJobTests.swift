@@ -20,7 +20,8 @@ struct JournalJobTests {
             #expect(try journal.job(3) == jobs[2])
             #expect(try journal.job(99) == nil)
 
-            let totals = JournalTotals(filesDone: 10, filesFailed: 2, filesSkipped: 1, bytesIn: UInt64.max, bytesOut: 1 << 63)
+            let totals = JournalTotals(
+                filesDone: 10, filesFailed: 2, filesSkipped: 1, bytesIn: UInt64.max, bytesOut: 1 << 63, filesPlanned: 14, bytesPlanned: UInt64.max - 1)
             let end = Date(timeIntervalSinceReferenceDate: 790_000_123.987_654_321)
             try journal.updateJob(2, state: .failed, totals: totals, finishedAt: end, message: "no space left on /out")
             try journal.updateJob(4, state: .completed, totals: totals, finishedAt: end, message: nil)
