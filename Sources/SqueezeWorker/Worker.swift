@@ -223,6 +223,9 @@ public final class Worker: Sendable {
                 state.withLockedValue { _ = $0.cancelledJobs.insert(job) }
             case .unknownPeer:
                 logger.info("coordinator does not know this worker; announcing again")
+                // A restarted coordinator resumes journaled jobs under their old ids: a job
+                // cancelled before the restart may be running again.
+                state.withLockedValue { $0.cancelledJobs.removeAll() }
                 endpoint.send(hello())
             case .welcome(let welcome):
                 // Rules out of range are not adopted (they would overflow the liveness
