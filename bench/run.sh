@@ -127,14 +127,19 @@ timed() {
 # remote: every block passes through the coordinator). Only the job is timed (submit until its
 # summary), as a user of a running cluster sees it; the coordinator's CPU time over the job
 # comes from its status (getrusage, to the microsecond). A seventh argument, `no-verify`, runs
-# the coordinator with --no-verify: what the result check costs is the difference.
+# the coordinator with --no-verify: what the result check costs is the difference; `no-state`
+# runs it without a journal: what journaling costs is the difference.
 cluster() {
-  local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-} verify=${7:-}
+  local name=$1 corpus=$2 source=$3 level=$4 storage=$5 out_root=${6:-} option=${7:-}
   local coord_flags=()
-  [[ $verify == no-verify ]] && coord_flags+=(--no-verify)
+  [[ $option == no-verify ]] && coord_flags+=(--no-verify)
   # Each run starts with an empty journal (the product's default: jobs are journaled).
   rm -rf "$work/coordinator-state"
-  coord_flags+=(--state "$work/coordinator-state")
+  if [[ $option == no-state ]]; then
+    coord_flags+=(--no-state)
+  else
+    coord_flags+=(--state "$work/coordinator-state")
+  fi
   local out
   next_out
   # The routing ceiling writes to memory (/dev/shm), so the disk is not what it measures.
@@ -220,7 +225,10 @@ for run in $(seq "$runs"); do
   timed "xargs -P 2 gzip -6 (per file)" small "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
   next_out
   timed "squeeze compress" small "$out" -- "$bin" compress "$small" -o "$out" --level 6
+  next_out
+  timed "squeeze compress --no-journal" small "$out" -- "$bin" compress "$small" -o "$out" --level 6 --no-journal
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" small "$small" 6 shared
+  cluster "squeeze cluster, shared storage, --no-state (coordinator + 2 workers, TCP)" small "$small" 6 shared "" no-state
   # --- routing ceiling: level 0, so what is measured is the coordinator and the transport ---
   shm=""
   [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( $(du -sk "$mixed" | cut -f1) * 2 )) ]] && shm=/dev/shm
@@ -300,6 +308,9 @@ if [[ -z $quick ]]; then
   for tree in m20k m1m; do
     next_out; out=$many_root/out-$slot
     timed "squeeze compress" "many-$tree" "$out" -- "$bin" compress "$many_root/$tree" -o "$out" --level 6
+    rm -rf "$out"
+    next_out; out=$many_root/out-$slot
+    timed "squeeze compress --no-journal" "many-$tree" "$out" -- "$bin" compress "$many_root/$tree" -o "$out" --level 6 --no-journal
     rm -rf "$out"
     cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-$tree" "$many_root/$tree" 6 shared "$many_root"
   done
@@ -411,6 +422,23 @@ if many_rows:
         rss = f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else "-"
         cpu = f"{statistics.median(row['cpu_c']):.1f}" if row["cpu_c"] else "-"
         out.append(f"| {many_files[corpus]:,} | {name} | {statistics.median(row['t']):.1f} | {rate:,.0f} | {versus} | {rss} | {cpu} |")
+# What the journal costs: the same run with and without it (compress --no-journal, coordinator
+# --no-state), side by side; per file where the file count is known.
+every = dict(rows)
+every.update(dict(many_rows))
+pairs = [("small", "squeeze compress", "squeeze compress --no-journal", "small tree, embedded", None),
+         ("small", "squeeze cluster, shared storage (coordinator + 2 workers, TCP)",
+          "squeeze cluster, shared storage, --no-state (coordinator + 2 workers, TCP)", "small tree, cluster", None),
+         ("many-m20k", "squeeze compress", "squeeze compress --no-journal", "20,000 files, embedded", 20_000),
+         ("many-m1m", "squeeze compress", "squeeze compress --no-journal", "1,000,000 files, embedded", 1_000_000)]
+journal = []
+for corpus, with_name, without_name, label, files in pairs:
+    if (corpus, with_name) not in every or (corpus, without_name) not in every: continue
+    t_with, t_without = statistics.median(every[(corpus, with_name)]["t"]), statistics.median(every[(corpus, without_name)]["t"])
+    per_file = f"{(t_with - t_without) / files * 1e6:+.1f} us" if files else "-"
+    journal.append(f"| {label} | {t_with:.2f} | {t_without:.2f} | {t_with / t_without:.3f}x | {per_file} |")
+if journal:
+    out += ["", "### What the journal costs", "", "| run | with the journal s | without s | ratio | per file |", "| --- | ---: | ---: | ---: | ---: |"] + journal
 print("\n".join(out))
 PY
 )
