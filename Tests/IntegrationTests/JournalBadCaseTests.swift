@@ -36,6 +36,33 @@ struct JournalBadCaseTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: destination) == [".squeeze-journal.sqlite"])
     }
 
+    @Test("compress --resume refuses a journal another compress holds, and a damaged one, naming the file and leaving it as it was")
+    func compressRefusals() throws {
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("src"), files: 2000, bytesPerFile: 8000)
+        let destination = tree.path("out")
+        let command = ["compress", tree.path("src"), "-o", destination, "--workers", "1", "--level", "9", "--engine", "zlib"]
+        let running = try BackgroundProcess("compress", arguments: command, in: tree.root)
+        let journal = destination + "/.squeeze-journal.sqlite"
+        try #require(Poll.until(timeout: 60) { ((try? ResumeTests.published(in: destination).count) ?? 0) > 0 || !running.isRunning })
+        let second = try SqueezeBinary.run(command + ["--resume"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains(journal) && second.stderr.contains("in use by another process"), "\(second.stderr)")
+        #expect(running.isRunning, "the first compress ended before the second tried: nothing was shown")
+        running.signal(SIGKILL)
+        _ = running.wait(timeout: 10)
+
+        // Damaged with its WAL gone too: a live WAL would give SQLite the pages (the header
+        // among them) this garbage overwrote.
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        try garbage.write(to: URL(fileURLWithPath: journal))
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: journal + suffix) }
+        let damaged = try SqueezeBinary.run(command + ["--resume"])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains(journal) && damaged.stderr.contains("damaged"), "\(damaged.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == garbage)
+    }
+
     @Test("the disk under the journal fills while a job runs: the job fails naming the journal, nothing unrecorded is published, the coordinator stays up; with space again a restart opens the journal and completes the job, nothing published written twice",
           .enabled(if: geteuid() == 0, "needs root (mounts a small tmpfs for the journal)"))
     func fullDisk() throws {
