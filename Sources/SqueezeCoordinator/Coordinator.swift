@@ -434,11 +434,17 @@ public actor Coordinator {
         let root = configuration.root
         let journal = configuration.journal
         let prepared: PreparedJob
-        var published: [[UInt8]: PublishedFile]?
+        var earlier: EarlierOutputs?
+        var publishedBefore = 0
         do {
-            (prepared, published) = try await pool.run {
-                let published = try resuming.map { try journal?.publishedFiles(of: $0.id) ?? [:] }
-                return (try JobPreparer.prepare(request, blockSize: blockSize, root: root, published: published), published)
+            (prepared, earlier, publishedBefore) = try await pool.run {
+                var earlier: EarlierOutputs?, count = 0
+                if let resuming, let journal {
+                    count = try journal.publishedCount(of: resuming.id)
+                    // Nothing to look up for a job that had published nothing.
+                    if count > 0 { earlier = EarlierOutputs(journal: journal, job: resuming.id) }
+                }
+                return (try JobPreparer.prepare(request, blockSize: blockSize, root: root, earlier: earlier), earlier, count)
             }
         } catch _ where shutdownRequested {
             throw CoordinatorError("coordinator is shutting down")
@@ -475,7 +481,7 @@ public actor Coordinator {
             destinationDisplay: prepared.destination.display, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
             planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), workspace: prepared.workspace, sink: sink)
         job.walker = prepared.walker
-        job.published = published
+        job.earlier = earlier
         if let resuming { job.submittedAt = resuming.createdAt }
         if let owner {
             job.owner = owner
@@ -495,7 +501,7 @@ public actor Coordinator {
         start.scanning = first.finished ? nil : true
         sink.yield(.started(start))
         if resuming != nil {
-            logger.info("job resumed", metadata: ["job": "\(id)", "source": "\(request.source)", "published before": "\(published?.count ?? 0)"])
+            logger.info("job resumed", metadata: ["job": "\(id)", "source": "\(request.source)", "published before": "\(publishedBefore)"])
         } else {
             logger.info("job started", metadata: ["job": "\(id)", "source": "\(request.source)"])
         }
@@ -552,7 +558,7 @@ public actor Coordinator {
             job: id, walker: walker,
             context: JobPreparer.BatchContext(
                 sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
-                blockSize: job.planner.blockSize, published: job.published),
+                blockSize: job.planner.blockSize, earlier: job.earlier),
             firstIndex: job.filesPlanned, lastCreatedFolder: job.lastCreatedFolder))
     }
 

@@ -8,7 +8,7 @@ import SqueezeProtocol
 /// batch. Blocking (stat, realpath, directory walks, mkdir): runs on the I/O pool, never on
 /// the actor.
 enum JobPreparer {
-    static func prepare(_ request: JobRequest, blockSize: Int, root: String?, published: [[UInt8]: PublishedFile]? = nil) throws -> PreparedJob {
+    static func prepare(_ request: JobRequest, blockSize: Int, root: String?, earlier: EarlierOutputs? = nil) throws -> PreparedJob {
         guard (0...9).contains(request.level) else { throw CoordinatorError("level \(request.level): must be 0-9") }
         let base = try root.map { try Directories.canonical(BytePath($0)) }
         let sourceArgument = resolve(request.source, against: base)
@@ -50,7 +50,7 @@ enum JobPreparer {
             sourceDisplay: request.source, sourceRoot: sourceRoot, destination: destination, walker: walker,
             firstBatch: PreparedBatch(), workspace: workspace)
         let context = BatchContext(
-            sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, published: published)
+            sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, earlier: earlier)
         // The first batch is read before the job is accepted, so a job of a few thousand files
         // starts with its totals known; the rest of a larger tree is read as the job runs.
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: nil) }
@@ -64,8 +64,8 @@ enum JobPreparer {
         var destination: BytePath
         var force: Bool
         var blockSize: Int
-        /// A resumed job's published outputs, by relative path; nil for a new job.
-        var published: [[UInt8]: PublishedFile]? = nil
+        /// Where a resumed job looks up its earlier outputs; nil for a new job.
+        var earlier: EarlierOutputs? = nil
     }
 
     /// Files the scan hands over at once: enough that a batch's round trip to the actor is
@@ -86,10 +86,20 @@ enum JobPreparer {
         batch.lastCreatedFolder = lastCreated
         batch.skipped = scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
         batch.failed = scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
+        var published: [[UInt8]: PublishedFile] = [:]
+        if let earlier = context.earlier {
+            do {
+                published = try earlier.lookup(scan.files.map(\.relativePath.bytes))
+            } catch {
+                // Without the journal a file's earlier output cannot be told from someone else's.
+                batch.failed += scan.files.map { EntryNote(path: $0.relativePath.display, reason: "\(error)") }
+                return batch
+            }
+        }
         for found in scan.files {
             let outputPath = BytePath(bytes: context.destination.appending(found.relativePath).bytes + Array(".gz".utf8))
             var replacesOwnOutput = false
-            if let record = context.published?[found.relativePath.bytes] {
+            if let record = published[found.relativePath.bytes] {
                 let output = (try? Directories.status(outputPath)).map { (size: UInt64(max(0, $0.st_size)), inode: UInt64($0.st_ino)) }
                 switch ResumeDecision.decide(record, source: found.stamp, output: output) {
                 case .keep:

@@ -83,8 +83,8 @@ struct JobRecord {
     var filesFinished = 0
     /// Files a resumed job found published before its restart and kept (among `filesFinished`).
     var filesKept = 0
-    /// A resumed job's outputs published before the restart, by relative path; nil otherwise.
-    var published: [[UInt8]: PublishedFile]?
+    /// Where a resumed job looks up the outputs it published before the restart; nil otherwise.
+    var earlier: EarlierOutputs?
     var filesCompressed = 0
     var bytesDone: UInt64 = 0
     var bytesIn: UInt64 = 0

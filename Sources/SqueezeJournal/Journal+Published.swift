@@ -48,6 +48,32 @@ extension Journal {
         }
     }
 
+    /// The published outputs of `job` among `paths` (relative path bytes), keyed by path: one read
+    /// transaction, one primary-key lookup a path. What a resumed job's scan asks batch by batch, so
+    /// its memory holds one batch's records, not the whole job's.
+    public func publishedFiles(of job: UInt64, among paths: [[UInt8]]) throws -> [[UInt8]: PublishedFile] {
+        guard !paths.isEmpty else { return [:] }
+        return try read { db in
+            // An empty Data binds as NULL: coalesce makes it the empty BLOB it was recorded as.
+            let lookup = try db.cachedStatement(
+                sql: "SELECT \(JournalSchema.publishedColumns) FROM published WHERE job = ? AND path = coalesce(?, x'')")
+            var files: [[UInt8]: PublishedFile] = [:]
+            for path in paths {
+                guard let row = try Row.fetchOne(lookup, arguments: [Int64(bitPattern: job), Data(path)]) else { continue }
+                let file = try Self.publishedFile(from: row, job: job)
+                files[file.path] = file
+            }
+            return files
+        }
+    }
+
+    /// How many outputs of `job` the journal lists as published.
+    public func publishedCount(of job: UInt64) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM published WHERE job = ?"), arguments: [Int64(bitPattern: job)]) ?? 0
+        }
+    }
+
     /// A published row (columns `JournalSchema.publishedColumns`) of `job`, checked.
     private static func publishedFile(from row: Row, job: UInt64) throws -> PublishedFile {
         let stored = StoredRow(row, .published(job: job, path: nil))

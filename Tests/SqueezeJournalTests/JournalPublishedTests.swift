@@ -34,6 +34,13 @@ struct JournalPublishedTests {
             #expect(try journal.publishedFiles(of: 1) == expected)
             #expect(try journal.publishedFiles(of: 2) == [other.path: other])
             #expect(try journal.publishedFiles(of: 3).isEmpty)
+            // Looked up a batch at a time, as a resumed job's scan does: only the paths asked, only the job's.
+            let asked = [plain.path, [], Array("a/missing".utf8), odd.path, Array("a/b.txt".utf8)]
+            #expect(try journal.publishedFiles(of: 1, among: asked) == expected)
+            #expect(try journal.publishedFiles(of: 2, among: asked) == [other.path: other])
+            #expect(try journal.publishedFiles(of: 1, among: [Array("a/missing".utf8)]).isEmpty)
+            #expect(try journal.publishedFiles(of: 1, among: []).isEmpty)
+            #expect(try journal.publishedCount(of: 1) == 3 && journal.publishedCount(of: 2) == 1 && journal.publishedCount(of: 3) == 0)
 
             var replaced = plain
             replaced.outputSize = 1
