@@ -8,7 +8,7 @@ struct Squeeze: AsyncParsableCommand {
         commandName: "squeeze",
         abstract: "Compress big folders fast into standard gzip, on one machine or a cluster.",
         version: "0.3.0",
-        subcommands: [CompressCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, HealthCommand.self, KeygenCommand.self]
+        subcommands: [CompressCommand.self, TestCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, HealthCommand.self, KeygenCommand.self]
     )
 
     /// Tunes malloc before any command allocates its buffers.

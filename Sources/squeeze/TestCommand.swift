@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import SqueezeGzip
+import SqueezeIO
+
+/// `squeeze test`: checks `.gz` files as `gzip -t` does, every one under a folder, in parallel.
+struct TestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Check .gz files (a file, or every .gz under a folder): the member inflates, its CRC and length match, nothing follows it.",
+        discussion: "Each bad file is named on its own line on stderr. Exit status: 0 when every file is good, 2 when some are bad, 1 on a fatal error."
+    )
+
+    @Argument(help: "Files or folders to check (folders: every *.gz under them; symlinks are not followed).")
+    var sources: [String]
+
+    @Option(help: "Files checked at once (default: number of cores).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard !sources.isEmpty else { throw ValidationError("give at least one file or folder") }
+        guard (1...1024).contains(workers) else { throw ValidationError("--workers must be 1-1024") }
+    }
+
+    func run() async throws {
+        let pool = BlockingIOPool(threads: workers, name: "squeeze-test")
+        defer { pool.shutdown() }
+        var tally = GzipTestTally()
+        for source in sources {
+            let path = BytePath(source)
+            var info = stat()
+            guard lstat(source, &info) == 0 else {
+                throw CommandFailure.exit("\(source): \(String(cString: strerror(errno)))")
+            }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                try await checkFolder(path, pool: pool, tally: &tally)
+            } else {
+                tally.add(await Self.check(path, pool: pool))
+            }
+        }
+        let summary = "squeeze: \(tally.files) files tested (\(Formatting.bytes(tally.bytes)) of gzip), \(tally.bad) bad\n"
+        FileHandle.standardError.write(Data(summary.utf8))
+        if tally.bad > 0 { throw ExitCode(2) }
+    }
+
+    /// Walks `folder` batch by batch and checks its `.gz` files, `workers` at a time.
+    private func checkFolder(_ folder: BytePath, pool: BlockingIOPool, tally: inout GzipTestTally) async throws {
+        let walker: DirectoryWalker
+        do {
+            walker = try await pool.run { try DirectoryWalker(root: folder) }
+        } catch {
+            throw CommandFailure.exit("\((error as? FileSystemError)?.description ?? "\(error)")")
+        }
+        let suffix = Array(".gz".utf8)
+        while true {
+            let (scan, finished) = try await pool.run { (walker.next(maxFiles: 4096), walker.isFinished) }
+            for failure in scan.failures {
+                tally.add(.failure(folder.appending(failure.relativePath), failure.reason))
+            }
+            let paths = scan.files.map(\.relativePath).filter { $0.bytes.count > suffix.count && $0.bytes.suffix(3).elementsEqual(suffix) }
+            await withTaskGroup(of: GzipTestOutcome.self) { group in
+                var next = paths.makeIterator()
+                for _ in 0..<workers {
+                    guard let path = next.next() else { break }
+                    group.addTask { await Self.check(folder.appending(path), pool: pool) }
+                }
+                for await outcome in group {
+                    tally.add(outcome)
+                    if let path = next.next() {
+                        group.addTask { await Self.check(folder.appending(path), pool: pool) }
+                    }
+                }
+            }
+            if finished { return }
+        }
+    }
+
+    /// Checks one file on the pool.
+    private static func check(_ path: BytePath, pool: BlockingIOPool) async -> GzipTestOutcome {
+        do {
+            return try await pool.run {
+                let checker = try GzipChecker()
+                let bytes = try ChunkReader.read(path) { try checker.feed($0) }
+                try checker.finish()
+                return .good(bytes)
+            }
+        } catch let error as ZlibError {
+            return .failure(path, error.message)
+        } catch let error as FileSystemError {
+            return .failure(path, error.reason)
+        } catch {
+            return .failure(path, "\(error)")
+        }
+    }
+}
