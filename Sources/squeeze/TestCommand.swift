@@ -29,11 +29,12 @@ struct TestCommand: AsyncParsableCommand {
         var tally = GzipTestTally()
         for source in sources {
             let path = BytePath(source)
-            var info = stat()
-            guard lstat(source, &info) == 0 else {
-                throw CommandFailure.exit("\(source): \(String(cString: strerror(errno)))")
-            }
-            if info.st_mode & S_IFMT == S_IFDIR {
+            let isFolder = try await pool.run { () -> Result<Bool, ExitCode> in
+                var info = stat()
+                guard lstat(source, &info) == 0 else { return .failure(CommandFailure.exit("\(source): \(String(cString: strerror(errno)))")) }
+                return .success(info.st_mode & S_IFMT == S_IFDIR)
+            }.get()
+            if isFolder {
                 try await checkFolder(path, pool: pool, tally: &tally)
             } else {
                 tally.add(await Self.check(path, pool: pool))
