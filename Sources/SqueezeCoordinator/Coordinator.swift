@@ -257,7 +257,8 @@ public actor Coordinator {
 
     /// Takes up the jobs the journal says were running when the coordinator last stopped:
     /// each is scanned again, keeps the outputs it had published whose source is unchanged,
-    /// and runs on detached until a client attaches. Job ids go on from the journal's.
+    /// and runs on detached until a client attaches (unless `resumesJournaledJobs` is off).
+    /// Job ids go on from the journal's; the history is pruned and loaded for `status`.
     private func resumeJournaledJobs() async throws {
         guard let journal = configuration.journal else { return }
         let takeUp = configuration.resumesJournaledJobs
