@@ -55,7 +55,17 @@ let package = Package(
         ),
         // The gzip engine: zlib, libdeflate and ISA-L behind one block protocol, and pigz-style
         // single gzip members built from independently compressed blocks.
-        .target(name: "SqueezeGzip", dependencies: ["CZlib", "CLibDeflate", "CISAL", "CSqueezeDeflate"]),
+        // Streams are compressed on threads of their own (`DeflateThreads`).
+        .target(
+            name: "SqueezeGzip",
+            dependencies: [
+                "CZlib", "CLibDeflate", "CISAL", "CSqueezeDeflate",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // squeeze as a drop-in for gzip and pigz: their options, files in place, stdin to stdout.
+        .target(name: "SqueezeDropIn", dependencies: ["SqueezeGzip", "SqueezeIO", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         // Wire protocol v2: header frame, bodies and payload frames.
         // Frames are `ZMQFrame`s, so bulk payloads go out and come in without a copy.
         .target(name: "SqueezeProtocol", dependencies: ["SqueezeGzip", "SqueezeZMQ"]),
@@ -99,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "squeeze",
             dependencies: [
-                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip", "SqueezeJournal",
+                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip", "SqueezeJournal", "SqueezeDropIn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -117,6 +127,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SqueezeDropInTests", dependencies: ["SqueezeDropIn", "SqueezeIO"]),
         .testTarget(name: "SqueezeJournalTests", dependencies: ["SqueezeJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),
     ],

@@ -16,19 +16,6 @@ public enum ChunkReader {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw FileSystemError(operation: "open", path: path.display, errno: 0, detail: "not a regular file")
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)
-        defer { buffer.deallocate() }
-        var total: UInt64 = 0
-        while let base = buffer.baseAddress {
-            let got = Glibc.read(fd, base, buffer.count)
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.last("read", path.display)
-            }
-            if got == 0 { return total }
-            total += UInt64(got)
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
-        }
-        return total
+        return try FileDescriptorIO.readAll(fd, name: path.display, chunkSize: chunkSize, body)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import SqueezeClient
+import SqueezeIO
 import SqueezeProtocol
 import SqueezeZMQ
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import NIOConcurrencyHelpers
 import SqueezeClient
+import SqueezeIO
 import SqueezeProtocol
 import SqueezeZMQ
 

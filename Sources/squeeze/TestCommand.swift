@@ -81,9 +81,9 @@ struct TestCommand: AsyncParsableCommand {
     private static func check(_ path: BytePath, pool: BlockingIOPool) async -> GzipTestOutcome {
         do {
             return try await pool.run {
-                let checker = try GzipChecker()
-                let bytes = try ChunkReader.read(path) { try checker.feed($0) }
-                try checker.finish()
+                let decoder = try GzipStreamDecoder(multipleMembers: false)
+                let bytes = try ChunkReader.read(path) { try decoder.feed($0) { _ in } }
+                try decoder.finish()
                 return .good(bytes)
             }
         } catch let error as ZlibError {
