@@ -8,10 +8,10 @@ final class GzipFileRun {
     private let tool: GzipTool
     private let threads: DeflateThreads
     private let reporter: GzipReporter
-    private let interrupts: OutputInProgress
+    private let interrupts: OutputsInProgress
     private var listed: (files: Int, compressed: UInt64, uncompressed: UInt64) = (0, 0, 0)
 
-    init(tool: GzipTool, threads: DeflateThreads, reporter: GzipReporter, interrupts: OutputInProgress) {
+    init(tool: GzipTool, threads: DeflateThreads, reporter: GzipReporter, interrupts: OutputsInProgress) {
         self.tool = tool
         self.threads = threads
         self.reporter = reporter
@@ -133,30 +133,21 @@ final class GzipFileRun {
     /// output is written under a temporary name, given the input's mode and mtime, made durable
     /// and renamed into place; only then is the input removed (unless `-k`).
     private func transform(_ path: BytePath, info: stat, to target: BytePath?, compressing: Bool) {
-        var output: AtomicOutputFile?
         do {
             if let target, !options.force, target.withCString({ access($0, F_OK) }) == 0 {
                 reporter.warn(target, "already exists; not overwritten")
                 return
             }
-            if let target {
-                output = try AtomicOutputFile(finalPath: target)
-                interrupts.track(output)
+            let (bytesIn, bytesOut): (UInt64, UInt64)
+            switch (target, compressing) {
+            case (nil, true): (bytesIn, bytesOut) = try compress(path, info: info, into: Self.standardOutput)
+            case (nil, false): (bytesIn, bytesOut) = try decompress(path, into: Self.standardOutput)
+            case (let target?, true): (bytesIn, bytesOut) = try compress(path, info: info, toFile: target)
+            case (let target?, false):
+                (bytesIn, bytesOut) = try GzipFileExpander.expand(path, to: target, replace: options.force, outputs: interrupts)
             }
-            let sink: (UnsafeRawBufferPointer) throws -> Void
-            if let output {
-                sink = { try output.write($0) }
-            } else {
-                sink = Self.standardOutput
-            }
-            let (bytesIn, bytesOut) = try compressing ? compress(path, info: info, into: sink) : decompress(path, into: sink)
-            if let output {
-                try output.commit(permissions: UInt32(info.st_mode & 0o7777), modifiedSeconds: Int64(info.st_mtim.tv_sec),
-                                  modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), replace: options.force)
-                interrupts.track(nil)
-                if !options.keep && path.withCString({ unlink($0) }) != 0 {
-                    reporter.failed(path, "cannot remove the input: \(String(cString: strerror(errno)))")
-                }
+            if target != nil, !options.keep, path.withCString({ unlink($0) }) != 0 {
+                reporter.failed(path, "cannot remove the input: \(String(cString: strerror(errno)))")
             }
             if options.verbose {
                 let (plain, packed) = compressing ? (bytesIn, bytesOut) : (bytesOut, bytesIn)
@@ -165,9 +156,23 @@ final class GzipFileRun {
                 reporter.note("\(path.display):\t\(Self.percent(ratio))\(replaced)")
             }
         } catch {
-            output?.discard()
-            interrupts.track(nil)
             reporter.failed(path, Self.reason(error))
+        }
+    }
+
+    /// Compresses `path` into the file `target` as `transform` says, with its mode and mtime.
+    private func compress(_ path: BytePath, info: stat, toFile target: BytePath) throws -> (UInt64, UInt64) {
+        let output = try AtomicOutputFile(finalPath: target)
+        interrupts.add(output)
+        defer { interrupts.remove(output) }
+        do {
+            let lengths = try compress(path, info: info) { try output.write($0) }
+            try output.commit(permissions: UInt32(info.st_mode & 0o7777), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                              modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), replace: options.force)
+            return lengths
+        } catch {
+            output.discard()
+            throw error
         }
     }
 

@@ -54,7 +54,7 @@ public struct GzipTool: Sendable {
             return 1
         }
         defer { threads.shutdown() }
-        let interrupts = OutputInProgress()
+        let interrupts = OutputsInProgress()
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP]) { interrupts.abandon(signal: $0) }
         defer { withExtendedLifetime(trap) {} }
         let run = GzipFileRun(tool: self, threads: threads, reporter: reporter, interrupts: interrupts)

@@ -185,17 +185,9 @@ public final class AtomicOutputFile: Sendable {
             throw FileSystemError(operation: "rename", path: finalPath.display, errno: EBADF)
         }
         state.withLockedValue { $0 = .finished }
-        var renamed = temporaryPath.withCString { from in
-            finalPath.withCString { to in replace ? rename(from, to) : squeeze_rename_noreplace(from, to) }
-        }
-        if renamed != 0 && !replace && errno == EINVAL {
-            // A file system without RENAME_NOREPLACE: check, then rename (not atomic, but rare).
-            if Directories.exists(finalPath) {
-                errno = EEXIST
-            } else {
-                renamed = temporaryPath.withCString { from in finalPath.withCString { to in rename(from, to) } }
-            }
-        }
+        let renamed = replace
+            ? temporaryPath.withCString { from in finalPath.withCString { to in rename(from, to) } }
+            : Directories.renameWithoutReplacing(temporaryPath, to: finalPath)
         if renamed != 0 && errno == EEXIST && !replace {
             throw removingTemporary(FileSystemError(
                 operation: "rename", path: finalPath.display, errno: EEXIST,

@@ -1,3 +1,4 @@
+import CSqueezeSystem
 import Glibc
 
 /// Folder helpers for the output tree. Blocking: run on a `BlockingIOPool` thread.
@@ -20,6 +21,19 @@ public enum Directories {
                 throw FileSystemError(operation: "mkdir", path: current.display, errno: ENOTDIR)
             }
         }
+    }
+
+    /// Renames `from` to `to` unless something is already at `to` (then EEXIST): atomic with
+    /// RENAME_NOREPLACE; on a file system without it, a check then a rename (not atomic, but rare).
+    /// Returns 0, or -1 with errno set, like rename(2).
+    public static func renameWithoutReplacing(_ from: BytePath, to: BytePath) -> Int32 {
+        let renamed = from.withCString { from in to.withCString { squeeze_rename_noreplace(from, $0) } }
+        guard renamed != 0 && errno == EINVAL else { return renamed }
+        if exists(to) {
+            errno = EEXIST
+            return -1
+        }
+        return from.withCString { from in to.withCString { rename(from, $0) } }
     }
 
     /// `stat` that follows symlinks; nil when the path does not exist.

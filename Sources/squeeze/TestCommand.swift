@@ -26,7 +26,7 @@ struct TestCommand: AsyncParsableCommand {
     func run() async throws {
         let pool = BlockingIOPool(threads: workers, name: "squeeze-test")
         defer { pool.shutdown() }
-        var tally = GzipTestTally()
+        var tally = FileTally()
         for source in sources {
             let path = BytePath(source)
             let isFolder = try await pool.run { () -> Result<Bool, ExitCode> in
@@ -40,13 +40,13 @@ struct TestCommand: AsyncParsableCommand {
                 tally.add(await Self.check(path, pool: pool))
             }
         }
-        let summary = "squeeze: \(tally.files) files tested (\(Formatting.bytes(tally.bytes)) of gzip), \(tally.bad) bad\n"
+        let summary = "squeeze: \(tally.files) files tested (\(Formatting.bytes(tally.bytesRead)) of gzip), \(tally.bad) bad\n"
         FileHandle.standardError.write(Data(summary.utf8))
         if tally.bad > 0 { throw ExitCode(2) }
     }
 
     /// Walks `folder` batch by batch and checks its `.gz` files, `workers` at a time.
-    private func checkFolder(_ folder: BytePath, pool: BlockingIOPool, tally: inout GzipTestTally) async throws {
+    private func checkFolder(_ folder: BytePath, pool: BlockingIOPool, tally: inout FileTally) async throws {
         let walker: DirectoryWalker
         do {
             walker = try await pool.run { try DirectoryWalker(root: folder) }
@@ -60,31 +60,19 @@ struct TestCommand: AsyncParsableCommand {
                 tally.add(.failure(folder.appending(failure.relativePath), failure.reason))
             }
             let paths = scan.files.map(\.relativePath).filter { $0.bytes.count > suffix.count && $0.bytes.suffix(3).elementsEqual(suffix) }
-            await withTaskGroup(of: GzipTestOutcome.self) { group in
-                var next = paths.makeIterator()
-                for _ in 0..<workers {
-                    guard let path = next.next() else { break }
-                    group.addTask { await Self.check(folder.appending(path), pool: pool) }
-                }
-                for await outcome in group {
-                    tally.add(outcome)
-                    if let path = next.next() {
-                        group.addTask { await Self.check(folder.appending(path), pool: pool) }
-                    }
-                }
-            }
+            await FanOut.run(paths, width: workers, { path in await Self.check(folder.appending(path), pool: pool) }) { tally.add($0) }
             if finished { return }
         }
     }
 
     /// Checks one file on the pool.
-    private static func check(_ path: BytePath, pool: BlockingIOPool) async -> GzipTestOutcome {
+    private static func check(_ path: BytePath, pool: BlockingIOPool) async -> FileOutcome {
         do {
             return try await pool.run {
                 let decoder = try GzipStreamDecoder(multipleMembers: false)
                 let bytes = try ChunkReader.read(path) { try decoder.feed($0) { _ in } }
                 try decoder.finish()
-                return .good(bytes)
+                return .good(read: bytes, wrote: 0)
             }
         } catch let error as ZlibError {
             return .failure(path, error.message)

@@ -1,0 +1,36 @@
+import Glibc
+import SqueezeGzip
+import SqueezeIO
+
+/// Decompresses one gzip file into a file of its own: every member, written under a temporary
+/// name beside the target, given the gzip file's mode and mtime (which squeeze and gzip set
+/// from the original), made durable and renamed into place. On any failure the temporary is
+/// removed, so the target holds the complete output or nothing. Blocking.
+public enum GzipFileExpander {
+    /// Decompresses `source` into `target`, replacing an existing target only with `replace`;
+    /// the compressed and uncompressed lengths. The output is in `outputs` while it is written.
+    /// - Throws: `FileSystemError` or `ZlibError` (corrupt, truncated, trailing garbage).
+    @discardableResult
+    public static func expand(_ source: BytePath, to target: BytePath, replace: Bool,
+                              outputs: OutputsInProgress) throws -> (compressed: UInt64, uncompressed: UInt64) {
+        var info = stat()
+        guard source.withCString({ lstat($0, &info) }) == 0 else { throw FileSystemError.last("stat", source.display) }
+        if !replace, target.withCString({ access($0, F_OK) }) == 0 {
+            throw FileSystemError(operation: "create", path: target.display, errno: EEXIST, detail: "\(target.display) already exists; not overwritten")
+        }
+        let output = try AtomicOutputFile(finalPath: target)
+        outputs.add(output)
+        defer { outputs.remove(output) }
+        do {
+            let decoder = try GzipStreamDecoder(multipleMembers: true)
+            let read = try ChunkReader.read(source) { try decoder.feed($0) { try output.write($0) } }
+            try decoder.finish()
+            try output.commit(permissions: UInt32(info.st_mode & 0o7777), modifiedSeconds: Int64(info.st_mtim.tv_sec),
+                              modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), replace: replace)
+            return (read, decoder.uncompressedBytes)
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+}
