@@ -66,7 +66,24 @@ tsan: deps
 # --- compose ------------------------------------------------------------------------------
 # docker compose where a Docker engine runs; otherwise podman + podman-compose (installed by
 # compose-deps), with the image packed from the host-built binary (no registry here).
+# What the compose targets take (make VAR=value, or the environment):
+#   WORKERS          worker containers (compose-up; 3)
+#   SQUEEZE_DATA     the data folder, /data in every container (compose/data; made if missing).
+#                    The containers run as its owner (uid and gid), so outputs belong to that
+#                    user and the folder needs no chown; SQUEEZE_UID / SQUEEZE_GID override.
+#   SQUEEZE_KEYS     the CURVE keys (compose/keys; made on first use)
+#   SQUEEZE_PORT     the coordinator's client port on the host (5555)
+#   SQUEEZE_IMAGE    the image (squeeze:latest)
+#   SQUEEZE_PROJECT  the compose project (squeeze, or $COMPOSE_PROJECT_NAME): another name runs
+#                    a second, separate deployment (compose-test does)
 WORKERS ?= 3
+SQUEEZE_DATA ?= compose/data
+SQUEEZE_KEYS ?= compose/keys
+SQUEEZE_PORT ?= 5555
+SQUEEZE_IMAGE ?= squeeze:latest
+SQUEEZE_PROJECT ?= $(or $(COMPOSE_PROJECT_NAME),squeeze)
+SQUEEZE_UID ?=
+SQUEEZE_GID ?=
 COMPOSE_FILE := compose/compose.yaml
 COMPOSE_VENV := .build/compose-venv
 HAVE_DOCKER := $(shell docker info >/dev/null 2>&1 && echo yes)
@@ -75,34 +92,43 @@ COMPOSE := docker compose
 else
 COMPOSE := $(COMPOSE_VENV)/bin/podman-compose --in-pod false
 endif
+# Absolute: compose resolves relative paths from compose/, not from here.
+DATA_DIR = $(abspath $(SQUEEZE_DATA))
+KEYS_DIR = $(abspath $(SQUEEZE_KEYS))
+# In a recipe: the uid and gid the containers run as, the data folder's owner's by default.
+RUN_UID = $(or $(SQUEEZE_UID),$$(stat -c %u "$(DATA_DIR)" 2>/dev/null))
+RUN_GID = $(or $(SQUEEZE_GID),$$(stat -c %g "$(DATA_DIR)" 2>/dev/null))
+COMPOSE_ENV = SQUEEZE_DATA="$(DATA_DIR)" SQUEEZE_KEYS="$(KEYS_DIR)" SQUEEZE_PORT="$(SQUEEZE_PORT)" \
+  SQUEEZE_IMAGE="$(SQUEEZE_IMAGE)" SQUEEZE_UID="$(RUN_UID)" SQUEEZE_GID="$(RUN_GID)"
+DC = $(COMPOSE_ENV) $(COMPOSE) -p "$(SQUEEZE_PROJECT)" -f $(COMPOSE_FILE)
 
 compose-deps:
 ifneq ($(HAVE_DOCKER),yes)
 	bash compose/podman-setup.sh $(COMPOSE_VENV)
 endif
 
+# Packs the image again only when the binary or its libraries changed (compose/pack-image.sh).
 compose-image: compose-deps release
 ifeq ($(HAVE_DOCKER),yes)
-	$(COMPOSE) -f $(COMPOSE_FILE) build
+	$(DC) build
 else
-	bash compose/pack-image.sh "$$($(SWIFT) build -c release --show-bin-path)/squeeze" $${SQUEEZE_IMAGE:-squeeze:latest}
+	bash compose/pack-image.sh "$(RELEASE_BIN)" "$(SQUEEZE_IMAGE)"
 endif
 
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/squeeze
-COMPOSE_KEYS := compose/keys
 
 # CURVE keys for compose on first use (compose/keys.sh): the coordinator's, the workers', the
-# host client's, and the coordinator's allow-list.
+# host client's, and the coordinator's allow-list; readable by the containers' uid.
 compose-keys: release
-	bash compose/keys.sh $(RELEASE_BIN) $(COMPOSE_KEYS)
+	mkdir -p "$(DATA_DIR)"
+	bash compose/keys.sh "$(RELEASE_BIN)" "$(KEYS_DIR)" $(RUN_UID) $(RUN_GID)
 
-# make compose-up WORKERS=8; data from SQUEEZE_DATA (default compose/data).
+# make compose-up WORKERS=8: starts the deployment, or scales it (even while a job runs).
 compose-up: compose-image compose-keys
-	mkdir -p $${SQUEEZE_DATA:-compose/data}
-	$(COMPOSE) -f $(COMPOSE_FILE) up -d --scale worker=$(WORKERS)
+	$(DC) up -d --scale worker=$(WORKERS)
 
 # The host's client with compose's client key: make compose-submit SRC=/data/photos [ARGS="--level 9"].
-CLIENT_KEYS = --coordinator tcp://127.0.0.1:$${SQUEEZE_PORT:-5555} --key $(COMPOSE_KEYS)/client.key --coordinator-key $(COMPOSE_KEYS)/coordinator.pub
+CLIENT_KEYS = --coordinator tcp://127.0.0.1:$(SQUEEZE_PORT) --key "$(KEYS_DIR)/client.key" --coordinator-key "$(KEYS_DIR)/coordinator.pub"
 compose-submit:
 	@[ -n "$(SRC)" ] || { echo "make compose-submit SRC=/data/FOLDER [ARGS=...]"; exit 1; }
 	$(RELEASE_BIN) submit $(SRC) $(CLIENT_KEYS) $(ARGS)
@@ -110,20 +136,23 @@ compose-submit:
 compose-status:
 	$(RELEASE_BIN) status $(CLIENT_KEYS) $(ARGS)
 
+# Stops and removes every container, network and volume of the project, however many workers
+# it was scaled to. podman-compose 1.6's `down` knows only the replicas the file declares, so
+# with podman compose/podman-down.sh does it by the project's label.
 compose-down:
-ifneq ($(HAVE_DOCKER),yes)
-	@ids=$$(podman ps -a -q --filter label=io.podman.compose.project=squeeze); \
-	if [ -n "$$ids" ]; then podman stop -t 15 $$ids >/dev/null; podman rm -f $$ids >/dev/null; fi
+ifeq ($(HAVE_DOCKER),yes)
+	$(DC) down -t 15 --volumes --remove-orphans
+else
+	bash compose/podman-down.sh "$(SQUEEZE_PROJECT)"
 endif
-	$(COMPOSE) -f $(COMPOSE_FILE) down -t 15
 
-# The compose test with the real compose file (see compose/test.sh).
+# The compose test with the real compose file and these very targets (see compose/test.sh).
 compose-test: compose-image
-	bash compose/test.sh
+	SQUEEZE_IMAGE="$(SQUEEZE_IMAGE)" bash compose/test.sh
 
 # Times one job with 1, 3 and 5 worker containers.
 compose-measure: compose-image
-	bash compose/test.sh --measure
+	SQUEEZE_IMAGE="$(SQUEEZE_IMAGE)" bash compose/test.sh --measure
 
 # The benchmark harness against gzip, pigz and xargs-gzip; writes docs/benchmarks.md.
 bench: deps

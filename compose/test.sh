@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# The compose test (`make compose-test`): the project's real compose/compose.yaml, run with
-# docker compose where a Docker engine is present, else with podman-compose.
-#   1. a coordinator and 3 workers; a 120 MiB folder submitted from the host CLI; every output
+# The compose test (`make compose-test`): the project's real compose/compose.yaml, driven by
+# the very Makefile targets the README shows (make compose-up WORKERS=N, compose-submit,
+# compose-status, compose-down), with docker compose where a Docker engine is present, else
+# with podman-compose. It runs as its own compose project (SQUEEZE_PROJECT=squeeze-test-PID,
+# with its own port, data and keys), so a user's `squeeze` deployment is never touched.
+#   1. the data folder belongs to uid 1234 (gid 1234), as a user's own folder would, and is
+#      never chowned to anything else: the containers run as its owner, and after the jobs
+#      every output, and everything else in the folder, still belongs to 1234;
+#   2. a coordinator and 3 workers; a 120 MiB folder submitted from the host CLI; every output
 #      checked with gzip -t and byte-compared after gunzip -c;
-#   2. scaled to 5 workers while a second job runs; `squeeze status` shows the new workers took work;
-#   3. one worker container stopped (podman stop) and another killed (podman kill) mid-job;
+#   3. scaled to 5 workers (make compose-up WORKERS=5) while a second job runs; status shows
+#      the new workers took work and no container was recreated;
+#   4. one worker container stopped (podman stop) and another killed (podman kill) mid-job;
 #      the job still completes correctly;
-#   4. everything torn down: no containers, networks or temporaries left.
-# Both coordinator ports use CURVE: keys are made for the test (compose/keys.sh) and the host
-# client uses them; a client without keys or with an unknown key is refused.
+#   5. make compose-down: no container, network, volume or pod of the project left, and no
+#      temporaries in the data.
+# Both coordinator ports use CURVE: compose-up makes the keys (compose/keys.sh), owned by the
+# containers' uid, and the host client uses them; a client without keys or with an unknown key
+# is refused. With podman, the image's squeeze also runs as a uid without an /etc/passwd entry.
 # With --measure it instead times one job with 1, 3 and 5 worker containers.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -23,51 +32,60 @@ bin=$(swift build -c release --show-bin-path)/squeeze
 [[ -x $bin ]] || fail "no release binary at $bin (make release)"
 if docker info >/dev/null 2>&1; then
   engine=docker
-  compose=(docker compose)
 else
   engine=podman
-  # No pod: with one, scaled replicas cannot be stopped on their own.
-  compose=("$repo/.build/compose-venv/bin/podman-compose" --in-pod false)
 fi
 project=squeeze-test-$$
+owner=1234  # the data folder's owner: a user with no account in the image
 work=$(mktemp -d "${TMPDIR:-/tmp}/squeeze-compose.XXXXXX")
 data=$work/data
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 keys=$work/keys
-export SQUEEZE_DATA=$data SQUEEZE_PORT=$port SQUEEZE_IMAGE=${SQUEEZE_IMAGE:-squeeze:latest} SQUEEZE_KEYS=$keys
+image=${SQUEEZE_IMAGE:-squeeze:latest}
 # The host's client uses the client key compose/keys.sh makes, as `make compose-submit` does.
 export SQUEEZE_KEY=$keys/client.key SQUEEZE_COORDINATOR_KEY=$keys/coordinator.pub
 endpoint=tcp://127.0.0.1:$port
-dc() { "${compose[@]}" -p "$project" -f "$repo/compose/compose.yaml" "$@"; }
+if [[ $engine == podman ]]; then
+  label=label=io.podman.compose.project=$project
+else
+  label=label=com.docker.compose.project=$project
+fi
 
-# podman-compose 1.6 `down` only knows the replicas the file declares, not those added with
-# --scale; so every container of the project is stopped and removed first, then `down` removes
-# the network. docker compose needs none of this.
-stop_all() {
-  if [[ $engine == podman ]]; then
-    local ids
-    ids=$(podman ps -a -q --filter "label=io.podman.compose.project=$project")
-    if [[ -n $ids ]]; then
-      # shellcheck disable=SC2086
-      podman stop -t 15 $ids >/dev/null 2>&1
-      # shellcheck disable=SC2086
-      podman rm -f $ids >/dev/null 2>&1
-    fi
-  fi
-  dc down -t 15 >"$work/down.log" 2>&1
+# The Makefile's compose targets, for this test's project. The containers' uid and gid come
+# from the data folder, as for a user: no SQUEEZE_UID/SQUEEZE_GID from the environment.
+mk() {
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SQUEEZE_UID -u SQUEEZE_GID -u COMPOSE_PROJECT_NAME \
+    make -s --no-print-directory -C "$repo" "$@" SQUEEZE_PROJECT="$project" \
+    SQUEEZE_DATA="$data" SQUEEZE_PORT="$port" SQUEEZE_KEYS="$keys" SQUEEZE_IMAGE="$image"
+}
+
+# What is left of the project: containers, networks, volumes (and pods, with podman).
+leftovers() {
+  $engine ps -a -q --filter "$label"
+  $engine network ls -q --filter "$label"
+  $engine volume ls -q --filter "$label"
+  if [[ $engine == podman ]]; then podman pod ls -q --filter "$label"; fi
 }
 
 teardown() {
   set +e
-  stop_all
-  local left
-  left=$($engine ps -a --format '{{.Names}}' | grep -c "^$project" || true)
-  [[ $left -eq 0 ]] || say "containers left after down: $left"
+  if [[ -n $(leftovers) ]]; then
+    mk compose-down >"$work/down.log" 2>&1 || { cat "$work/down.log" >&2; say "make compose-down failed"; }
+  fi
+  if [[ -n $(leftovers) ]]; then
+    say "left after make compose-down, removing by hand: $(leftovers | tr '\n' ' ')"
+    # shellcheck disable=SC2046
+    $engine rm -f $($engine ps -a -q --filter "$label") >/dev/null 2>&1
+    # shellcheck disable=SC2046
+    $engine network rm $($engine network ls -q --filter "$label") >/dev/null 2>&1
+    # shellcheck disable=SC2046
+    $engine volume rm $($engine volume ls -q --filter "$label") >/dev/null 2>&1
+  fi
   rm -rf "$work" 2>/dev/null || $engine unshare rm -rf "$work" 2>/dev/null
 }
 trap teardown EXIT
 
-# The data: 120 MiB of text-like files in 60 files of 2 MiB, owned by the containers' uid.
+# The data: 120 MiB of text-like files in 60 files of 2 MiB, in a folder of uid 1234's.
 mkdir -p "$data"
 python3 - "$data/set" <<'PY'
 import os, random, sys
@@ -90,10 +108,9 @@ for i in range(60):
             written += len(chunk)
             offset = 0
 PY
-chown -R 10001:10001 "$data" 2>/dev/null || chmod -R a+rwX "$data"
+chown -R "$owner:$owner" "$data"
 bytes=$(du -sb "$data/set" | cut -f1)
-bash "$repo/compose/keys.sh" "$bin" "$keys"
-say "engine $engine, project $project, client port $port, $bytes bytes of data"
+say "engine $engine, project $project, client port $port, $bytes bytes of data owned by uid $owner"
 
 status_json() { "$bin" status --coordinator "$endpoint" --json 2>/dev/null; }
 workers_count() { status_json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["workers"]))' 2>/dev/null || echo 0; }
@@ -102,7 +119,10 @@ wait_workers() {
     [[ $(workers_count) -eq $1 ]] && return 0
     sleep 0.5
   done
-  dc logs >&2 || true
+  for container in $($engine ps -a --filter "$label" --format '{{.Names}}'); do
+    say "last logs of $container:"
+    $engine logs --tail 20 "$container" >&2 || true
+  done
   fail "expected $1 workers, have $(workers_count)"
 }
 verify() {
@@ -140,18 +160,21 @@ PY
 
 initial=3
 [[ -n $measure ]] && initial=1  # measured while scaling up: podman-compose does not scale down
-say "starting a coordinator and $initial workers"
-dc up -d --scale worker=$initial >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "compose up"; }
+say "make compose-up WORKERS=$initial"
+mk compose-up WORKERS=$initial >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "make compose-up"; }
 wait_workers $initial
+# The keys belong to the containers' uid; the coordinator's secret key stays mode 0600.
+key_stat=$(stat -c '%a %u %g' "$keys/coordinator.key")
+[[ $key_stat == "600 $owner $owner" ]] || fail "coordinator.key: mode, uid and gid $key_stat, expected 600 $owner $owner"
 # The compose file's healthchecks (squeeze health) pass in every container.
 if [[ $engine == podman ]]; then
   # Without systemd podman does not schedule healthchecks; run each once by hand.
-  for container in $(podman ps --format '{{.Names}}' | grep "^$project"); do
+  for container in $(podman ps --filter "$label" --format '{{.Names}}'); do
     podman healthcheck run "$container" >/dev/null 2>&1 || fail "healthcheck of $container"
   done
 else
   for _ in $(seq 60); do
-    unhealthy=$(docker ps --filter "label=com.docker.compose.project=$project" --format '{{.Status}}' | grep -vc '(healthy)' || true)
+    unhealthy=$(docker ps --filter "$label" --format '{{.Status}}' | grep -vc '(healthy)' || true)
     [[ $unhealthy -eq 0 ]] && break
     sleep 1
   done
@@ -170,26 +193,33 @@ say "clients without keys or with an unknown key are refused ($refused refused c
 
 if [[ -n $measure ]]; then
   for n in 1 3 5; do
-    dc up -d --scale worker=$n >>"$work/up.log" 2>&1
+    mk compose-up WORKERS="$n" >>"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "make compose-up WORKERS=$n"; }
     wait_workers "$n"
     start=$(date +%s.%N)
-    "$bin" submit /data/set -o "/data/measure-$n" --coordinator "$endpoint" >/dev/null
+    mk compose-submit SRC=/data/set ARGS="-o /data/measure-$n" >/dev/null
     end=$(date +%s.%N)
     awk -v n="$n" -v b="$bytes" -v s="$start" -v e="$end" 'BEGIN { printf "%d worker containers: %.2f s, %.1f MB/s\n", n, e - s, b / (e - s) / 1e6 }'
   done
+  mk compose-down >"$work/down.log" 2>&1 || { cat "$work/down.log" >&2; fail "make compose-down"; }
   exit 0
 fi
 
-say "job 1: 3 workers, submitted from the host"
-"$bin" submit /data/set --coordinator "$endpoint" >"$work/job1.out" || { cat "$work/job1.out" >&2; fail "job 1"; }
+say "job 1: 3 workers, make compose-submit SRC=/data/set"
+mk compose-submit SRC=/data/set >"$work/job1.out" 2>&1 || { cat "$work/job1.out" >&2; fail "job 1"; }
 verify "$data/set" "$data/set.squeezed"
+mk compose-status >"$work/status.out" 2>&1 || { cat "$work/status.out" >&2; fail "make compose-status"; }
+say "make compose-status:"
+cat "$work/status.out" >&2
 
-say "job 2: scaling to 5 workers while it runs"
+say "job 2: make compose-up WORKERS=5 while it runs"
 before=$(status_json | python3 -c 'import json,sys; print(" ".join(w["workerID"] for w in json.load(sys.stdin)["workers"]))')
-"$bin" submit /data/set -o /data/job2 --level 9 --json --coordinator "$endpoint" >"$work/job2.out" &
+job2_started=$(date +%s)
+mk compose-submit SRC=/data/set ARGS="-o /data/job2 --level 9 --json" >"$work/job2.out" &
 job2=$!
 wait_progress "$work/job2.out" 0.05
-dc up -d --scale worker=5 >>"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "scale to 5"; }
+started=$(date +%s)
+mk compose-up WORKERS=5 >>"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "make compose-up WORKERS=5"; }
+say "make compose-up WORKERS=5 returned in $(( $(date +%s) - started )) s"
 new_took_work=""
 for _ in $(seq 300); do
   # Prints "<workers> <new workers that finished an item>".
@@ -204,12 +234,17 @@ print(len(workers), len(busy_new))' "$before" 2>/dev/null || echo "0 0")
   sleep 0.2
 done
 wait $job2 || fail "job 2 exited non-zero"
+say "job 2 took $(( $(date +%s) - job2_started )) s"
 if [[ -z $new_took_work ]]; then
   "$bin" status --coordinator "$endpoint" >&2
   tail -2 "$work/job2.out" >&2
   fail "the new workers took no work during job 2 (workers before: $before)"
 fi
 say "5 workers registered, ${new_took_work#* } of the new ones took work"
+# The scale-up added two containers and recreated none: the coordinator and 5 workers, all up.
+running=$($engine ps --filter "$label" --format '{{.Names}}' | wc -l)
+all=$($engine ps -a --filter "$label" --format '{{.Names}}' | wc -l)
+[[ $running -eq 6 && $all -eq 6 ]] || { $engine ps -a --filter "$label" >&2; fail "$running of $all containers running, expected 6 of 6"; }
 relayed=$(python3 -c '
 import json, sys
 for line in open(sys.argv[1]):
@@ -217,30 +252,51 @@ for line in open(sys.argv[1]):
     if event.get("event") == "finished": print(event.get("bytesRelayed", -1))' "$work/job2.out")
 [[ $relayed == 0 ]] || fail "job 2: $relayed bytes passed through the coordinator; the workers share /data and should have used it"
 say "job 2: no block passed through the coordinator (shared storage)"
-"$bin" status --coordinator "$endpoint" >&2
 verify "$data/set" "$data/job2"
 
 say "job 3: one worker stopped and another killed mid-job"
-"$bin" submit /data/set -o /data/job3 --level 9 --json --coordinator "$endpoint" >"$work/job3.out" &
+mk compose-submit SRC=/data/set ARGS="-o /data/job3 --level 9 --json" >"$work/job3.out" &
 job3=$!
 wait_progress "$work/job3.out" 0.1
-mapfile -t containers < <($engine ps --format '{{.Names}}' | grep "^$project" | grep worker | sort)
+mapfile -t containers < <($engine ps --filter "$label" --format '{{.Names}}' | grep worker | sort)
 [[ ${#containers[@]} -ge 2 ]] || fail "expected worker containers, found: ${containers[*]}"
 $engine stop -t 10 "${containers[0]}" >/dev/null
 say "stopped ${containers[0]}"
 $engine kill "${containers[1]}" >/dev/null
 say "killed ${containers[1]}"
-wait $job3 || { cat "$work/job3.out" | tail -3 >&2; fail "job 3 exited non-zero"; }
+wait $job3 || { tail -3 "$work/job3.out" >&2; fail "job 3 exited non-zero"; }
 verify "$data/set" "$data/job3"
 
-say "tearing down"
+# Everything in the data folder, the outputs and their folders included, belongs to its owner.
+foreign=$(find "$data" \( ! -uid "$owner" -o ! -gid "$owner" \) -printf '%u:%g %p\n' | head -5)
+[[ -z $foreign ]] || fail "not owned by $owner:$owner in the data folder: $foreign"
+say "every output belongs to uid $owner, gid $owner"
+
+if [[ $engine == podman ]]; then
+  # A uid with no /etc/passwd entry at all (podman adds one for --user unless --passwd=false;
+  # Docker never does): the image's squeeze compresses a folder of that uid's.
+  mkdir -p "$work/nobody/in"
+  head -c 3000000 "$data/set/part-0/file-0.txt" >"$work/nobody/in/a.txt"
+  chown -R 4321:4321 "$work/nobody"
+  podman run --rm --passwd=false --user 4321:4321 --network none -v "$work/nobody:/data" "$image" \
+    compress /data/in -o /data/out >"$work/nobody.log" 2>&1 \
+    || { cat "$work/nobody.log" >&2; fail "squeeze as uid 4321 without a passwd entry"; }
+  gzip -t "$work/nobody/out/a.txt.gz" || fail "uid 4321: bad output"
+  [[ $(stat -c %u "$work/nobody/out/a.txt.gz") == 4321 ]] || fail "uid 4321: output not owned by 4321"
+  say "the image's squeeze runs as a uid without a passwd entry"
+fi
+
+say "make compose-down"
 started=$(date +%s)
-stop_all || { cat "$work/down.log" >&2; fail "compose down"; }
-say "stopped in $(( $(date +%s) - started )) s"
+mk compose-down >"$work/down.log" 2>&1 || { cat "$work/down.log" >&2; fail "make compose-down"; }
+say "make compose-down returned in $(( $(date +%s) - started )) s"
+left=$(leftovers | tr '\n' ' ')
+[[ -z ${left// /} ]] || fail "left of project $project after make compose-down: $left"
 left=$($engine ps -a --format '{{.Names}}' | grep -c "^$project" || true)
-[[ $left -eq 0 ]] || fail "$left containers left"
+[[ $left -eq 0 ]] || fail "$left containers named $project* left"
 networks=$($engine network ls --format '{{.Name}}' | grep -c "^$project" || true)
-[[ $networks -eq 0 ]] || fail "$networks networks left"
+[[ $networks -eq 0 ]] || fail "$networks networks named $project* left"
 temps=$(find "$data" -name '.squeeze-tmp-*' | wc -l)
 [[ $temps -eq 0 ]] || fail "$temps temporaries left"
+say "no container, network, volume or pod of $project left"
 say "passed"
