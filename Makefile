@@ -3,7 +3,7 @@ SWIFT ?= swift
 DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip iproute2 python3-zmq tcpdump
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure clean
+.PHONY: all deps build release test fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
 
 all: build
 
@@ -153,6 +153,45 @@ compose-test: compose-image
 # Times one job with 1, 3 and 5 worker containers.
 compose-measure: compose-image
 	SQUEEZE_IMAGE="$(SQUEEZE_IMAGE)" bash compose/test.sh --measure
+
+# --- installation -------------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=]: the release binary, its bash, zsh and fish
+# completions and its man page, both generated from the binary by swift-argument-parser.
+# make uninstall [PREFIX=...] [DESTDIR=] removes them.
+PREFIX ?= /usr/local
+GENERATED := .build/share
+# Where swift-argument-parser's generate-manual plugin writes (its work folder, per product).
+MANUAL_OUT := .build/plugins/GenerateManual/outputs/squeeze
+INSTALLED := bin/squeeze share/man/man1/squeeze.1 share/bash-completion/completions/squeeze \
+  share/zsh/site-functions/_squeeze share/fish/vendor_completions.d/squeeze.fish
+
+# squeeze.1 by the generate-manual plugin of swift-argument-parser (a dependency already, so
+# this works offline): it builds the package in release mode and renders the binary's
+# `--experimental-dump-help` as an mdoc page.
+man: release
+	rm -rf $(MANUAL_OUT)
+	$(SWIFT) package generate-manual >/dev/null
+	mkdir -p $(GENERATED)
+	cp $(MANUAL_OUT)/squeeze.1 $(GENERATED)/squeeze.1
+
+completions: release
+	mkdir -p $(GENERATED)
+	for shell in bash zsh fish; do $(RELEASE_BIN) --generate-completion-script $$shell > $(GENERATED)/squeeze.$$shell || exit 1; done
+
+install: release man completions
+	install -D -m 0755 $(RELEASE_BIN) "$(DESTDIR)$(PREFIX)/bin/squeeze"
+	install -D -m 0644 $(GENERATED)/squeeze.1 "$(DESTDIR)$(PREFIX)/share/man/man1/squeeze.1"
+	install -D -m 0644 $(GENERATED)/squeeze.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/squeeze"
+	install -D -m 0644 $(GENERATED)/squeeze.zsh "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_squeeze"
+	install -D -m 0644 $(GENERATED)/squeeze.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/squeeze.fish"
+
+uninstall:
+	rm -f $(addprefix "$(DESTDIR)$(PREFIX)/,$(addsuffix ",$(INSTALLED)))
+
+# make install into a temporary DESTDIR, checked: every file there, the man page renders, the
+# completions load, make uninstall removes them (scripts/install-test.sh; run by .ci/run).
+install-test:
+	bash scripts/install-test.sh
 
 # The benchmark harness against gzip, pigz and xargs-gzip; writes docs/benchmarks.md.
 bench: deps
