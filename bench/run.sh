@@ -191,6 +191,10 @@ cluster() {
 cat "$cat_file" > /dev/null
 find "$mixed" "$small" -type f -print0 | xargs -0 cat > /dev/null
 
+# The way back is timed on mixed.cat as gzip -6 makes it (one member, untimed here).
+unzip_input=$work/mixed.cat.gz
+gzip -6 -c "$cat_file" > "$unzip_input"
+
 echo "bench: $runs run(s), interleaved" >&2
 for run in $(seq "$runs"); do
   echo "bench: run $run/$runs" >&2
@@ -218,6 +222,14 @@ for run in $(seq "$runs"); do
   cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" mixed "$mixed" 6 remote
   fresh_copy "$mixed"
   timed "xargs -P 2 gzip -6 (per file)" mixed "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
+  # --- drop-in habits: a folder through tar into one stream, and the way back ---
+  next_out; mkdir -p "$out"
+  timed "tar c | pigz -6 -p 2" pipe "$out/mixed.tgz" -- bash -c "tar -C '$mixed' -cf - . | pigz -6 -p 2 > '$out/mixed.tgz'"
+  next_out; mkdir -p "$out"
+  timed "tar c | squeeze" pipe "$out/mixed.tgz" -- bash -c "tar -C '$mixed' -cf - . | '$bin' > '$out/mixed.tgz'"
+  timed "gzip -dc" unzip "$unzip_input" -- bash -c "gzip -dc < '$unzip_input' > /dev/null"
+  timed "pigz -dc" unzip "$unzip_input" -- bash -c "pigz -dc < '$unzip_input' > /dev/null"
+  timed "squeeze -dc" unzip "$unzip_input" -- bash -c "'$bin' -dc < '$unzip_input' > /dev/null"
   # --- small-file tree ---
   fresh_copy "$small"
   timed "pigz -6 -p 2 -r (per file)" small "$copy" -- pigz -6 -p 2 -r -k -f "$copy"
@@ -336,6 +348,7 @@ for line in open(path):
 corpus_bytes = {"file": file_bytes, "mixed": mixed_bytes, "small": small_bytes, "large": mixed_bytes * 6}
 many_files = {"many-m20k": 20_000, "many-m1m": 1_000_000}
 many_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in many_files]
+habit_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in ("pipe", "unzip")]
 def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
 ref = {
     "file": median(("file", "pigz -6 -p 2 (one stream)")),
@@ -422,6 +435,23 @@ if many_rows:
         rss = f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else "-"
         cpu = f"{statistics.median(row['cpu_c']):.1f}" if row["cpu_c"] else "-"
         out.append(f"| {many_files[corpus]:,} | {name} | {statistics.median(row['t']):.1f} | {rate:,.0f} | {versus} | {rss} | {cpu} |")
+# Drop-in habits: a folder through tar into one stream against pigz, and decompression against
+# gzip -dc and pigz -dc (the output bytes of a -dc row are the .gz read).
+if habit_rows:
+    habits = dict(habit_rows)
+    def habit_median(key): return statistics.median(habits[key]["t"]) if key in habits else None
+    pigz_pipe, gzip_d, pigz_d = habit_median(("pipe", "tar c | pigz -6 -p 2")), habit_median(("unzip", "gzip -dc")), habit_median(("unzip", "pigz -dc"))
+    out += ["", "### Drop-in habits: tar pipes and the way back", "",
+            "| what | tool | median s | MB/s | vs pigz | vs gzip -dc | output bytes |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for (corpus, name), row in habit_rows:
+        t = statistics.median(row["t"])
+        size = corpus_bytes["mixed"] if corpus == "pipe" else file_bytes
+        versus_pigz = (pigz_pipe if corpus == "pipe" else pigz_d)
+        vs_pigz = f"{versus_pigz / t:.2f}x" if versus_pigz else "-"
+        vs_gzip = f"{gzip_d / t:.2f}x" if corpus == "unzip" and gzip_d else "-"
+        what = "mixed tree, tar c piped to one .tgz" if corpus == "pipe" else "mixed.cat.gz (gzip -6) decompressed to /dev/null"
+        shown = f"{row['size']:,}" if corpus == "pipe" else "-"
+        out.append(f"| {what} | {name} | {t:.2f} | {size / t / 1e6:.1f} | {vs_pigz} | {vs_gzip} | {shown} |")
 # What the journal costs: the same run with and without it (compress --no-journal, coordinator
 # --no-state), side by side; per file where the file count is known.
 every = dict(rows)
