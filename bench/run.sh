@@ -451,7 +451,7 @@ if habit_rows:
         vs_gzip = f"{gzip_d / t:.2f}x" if corpus == "unzip" and gzip_d else "-"
         what = "mixed tree, tar c piped to one .tgz" if corpus == "pipe" else "mixed.cat.gz (gzip -6) decompressed to /dev/null"
         shown = f"{row['size']:,}" if corpus == "pipe" else "-"
-        out.append(f"| {what} | {name} | {t:.2f} | {size / t / 1e6:.1f} | {vs_pigz} | {vs_gzip} | {shown} |")
+        out.append(f"| {what} | {name.replace('|', chr(92) + '|')} | {t:.2f} | {size / t / 1e6:.1f} | {vs_pigz} | {vs_gzip} | {shown} |")
 # What the journal costs: the same run with and without it (compress --no-journal, coordinator
 # --no-state), side by side; per file where the file count is known.
 every = dict(rows)
