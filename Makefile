@@ -1,6 +1,6 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip iproute2 python3-zmq tcpdump
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
 .PHONY: all deps build release test fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
@@ -190,7 +190,7 @@ uninstall:
 
 # make install into a temporary DESTDIR, checked: every file there, the man page renders, the
 # completions load, make uninstall removes them (scripts/install-test.sh; run by .ci/run).
-install-test:
+install-test: deps
 	bash scripts/install-test.sh
 
 # The benchmark harness against gzip, pigz and xargs-gzip; writes docs/benchmarks.md.

@@ -18,19 +18,11 @@ public enum GzipFileExpander {
         if !replace, target.withCString({ access($0, F_OK) }) == 0 {
             throw FileSystemError(operation: "create", path: target.display, errno: EEXIST, detail: "\(target.display) already exists; not overwritten")
         }
-        let output = try AtomicOutputFile(finalPath: target)
-        outputs.add(output)
-        defer { outputs.remove(output) }
-        do {
+        return try outputs.write(target, like: info, replace: replace) { output in
             let decoder = try GzipStreamDecoder(multipleMembers: true)
             let read = try ChunkReader.read(source) { try decoder.feed($0) { try output.write($0) } }
             try decoder.finish()
-            try output.commit(permissions: UInt32(info.st_mode & 0o7777), modifiedSeconds: Int64(info.st_mtim.tv_sec),
-                              modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), replace: replace)
             return (read, decoder.uncompressedBytes)
-        } catch {
-            output.discard()
-            throw error
         }
     }
 }

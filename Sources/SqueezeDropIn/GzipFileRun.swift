@@ -82,7 +82,7 @@ final class GzipFileRun {
                 try decoder.finish()
                 if options.verbose && options.mode == .test { reporter.note("\(name):\t OK") }
             case .list:
-                reporter.failed(GzipTool.standardInput, "-l needs files, not standard input")
+                reporter.failed(BytePath(name), "-l needs files, not standard input")
             case .help, .version:
                 return
             }
@@ -162,17 +162,8 @@ final class GzipFileRun {
 
     /// Compresses `path` into the file `target` as `transform` says, with its mode and mtime.
     private func compress(_ path: BytePath, info: stat, toFile target: BytePath) throws -> (UInt64, UInt64) {
-        let output = try AtomicOutputFile(finalPath: target)
-        interrupts.add(output)
-        defer { interrupts.remove(output) }
-        do {
-            let lengths = try compress(path, info: info) { try output.write($0) }
-            try output.commit(permissions: UInt32(info.st_mode & 0o7777), modifiedSeconds: Int64(info.st_mtim.tv_sec),
-                              modifiedNanoseconds: Int64(info.st_mtim.tv_nsec), replace: options.force)
-            return lengths
-        } catch {
-            output.discard()
-            throw error
+        try interrupts.write(target, like: info, replace: options.force) { output in
+            try compress(path, info: info) { try output.write($0) }
         }
     }
 
@@ -248,8 +239,7 @@ final class GzipFileRun {
     }
 
     private static func printLine(_ line: String) {
-        var bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeMutableBytes { try? FileDescriptorIO.writeAll(1, UnsafeRawBufferPointer($0), name: "standard output") }
+        Array((line + "\n").utf8).withUnsafeBytes { try? FileDescriptorIO.writeAll(1, $0, name: "standard output") }
     }
 
     private static func standardOutput(_ bytes: UnsafeRawBufferPointer) throws {

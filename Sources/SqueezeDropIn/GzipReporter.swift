@@ -32,7 +32,6 @@ final class GzipReporter {
     /// A line on stderr.
     func say(_ text: String, prefixed: Bool = true) {
         let line = (prefixed ? "squeeze: " : "") + text + "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { try? FileDescriptorIO.writeAll(2, UnsafeRawBufferPointer($0), name: "standard error") }
+        Array(line.utf8).withUnsafeBytes { try? FileDescriptorIO.writeAll(2, $0, name: "standard error") }
     }
 }

@@ -14,6 +14,8 @@ enum TarExtraction {
     static func extract(_ archive: BytePath, into folder: BytePath) throws -> (UInt64, UInt64) {
         // A tar that stops early must give an error here, not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        // Before tar starts: a failure after that must still close its input.
+        let decoder = try GzipStreamDecoder(multipleMembers: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["tar", "-x", "-f", "-", "-C", String(decoding: folder.bytes, as: UTF8.self)]
@@ -33,7 +35,6 @@ enum TarExtraction {
         reader.name = "squeeze-tar-stderr"
         reader.start()
         let writer = input.fileHandleForWriting.fileDescriptor
-        let decoder = try GzipStreamDecoder(multipleMembers: true)
         var failure: (any Error)?
         var read: UInt64 = 0
         do {
