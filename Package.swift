@@ -64,6 +64,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The tar format (pax): headers, and a tree laid out as one stream read in any range.
+        .target(name: "SqueezeArchive", dependencies: ["SqueezeIO"]),
         // squeeze as a drop-in for gzip and pigz: their options, files in place, stdin to stdout.
         .target(name: "SqueezeDropIn", dependencies: ["SqueezeGzip", "SqueezeIO", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         // Wire protocol v2: header frame, bodies and payload frames.
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "SqueezeCoordinator",
             dependencies: [
-                "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol", "SqueezeJournal",
+                "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol", "SqueezeJournal", "SqueezeArchive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -127,6 +129,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "SqueezeArchiveTests", dependencies: ["SqueezeArchive", "SqueezeIO"]),
         .testTarget(name: "SqueezeDropInTests", dependencies: ["SqueezeDropIn", "SqueezeIO"]),
         .testTarget(name: "SqueezeJournalTests", dependencies: ["SqueezeJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),

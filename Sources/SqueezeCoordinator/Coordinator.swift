@@ -346,8 +346,12 @@ public actor Coordinator {
             for run in plan.runs {
                 let block = dispatch.blocks[run.block]
                 do {
-                    try SourceReader.read(
-                        block.path, expected: block.stamp, range: run.range, into: UnsafeMutableRawBufferPointer(rebasing: buffer[run.slot]))
+                    let slot = UnsafeMutableRawBufferPointer(rebasing: buffer[run.slot])
+                    if let archive = block.archive {
+                        try archive.read(run.range, into: slot)
+                    } else {
+                        try SourceReader.read(block.path, expected: block.stamp, range: run.range, into: slot)
+                    }
                 } catch {
                     failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))
                 }
@@ -465,7 +469,7 @@ public actor Coordinator {
         if let journal, resuming == nil {
             let record = JournalJob(
                 id: id, request: (try? JSONEncoder().encode(request)) ?? Data(), source: prepared.sourceDisplay,
-                destination: prepared.destination.display, state: .running, submittedBy: request.submitter ?? "unknown", createdAt: Date())
+                destination: prepared.outputDisplay, state: .running, submittedBy: request.submitter ?? "unknown", createdAt: Date())
             do {
                 try await pool.run { try journal.insertJob(record) }
             } catch {
@@ -479,9 +483,10 @@ public actor Coordinator {
         let (events, sink) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: unread ? .bufferingNewest(0) : .unbounded)
         var job = JobRecord(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
-            destinationDisplay: prepared.destination.display, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
+            destinationDisplay: prepared.outputDisplay, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
             planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), workspace: prepared.workspace, sink: sink)
         job.walker = prepared.walker
+        job.archive = prepared.archive
         job.earlier = earlier
         if let resuming { job.submittedAt = resuming.createdAt }
         if let owner {
@@ -500,6 +505,7 @@ public actor Coordinator {
             files: first.files.count + first.kept.count,
             bytes: first.files.reduce(0) { $0 + $1.stamp.size } + first.kept.reduce(0) { $0 + $1.bytesIn }, engine: setting.description)
         start.scanning = first.finished ? nil : true
+        start.archiveEntries = prepared.archive?.layout.entryCount
         sink.yield(.started(start))
         if resuming != nil {
             logger.info("job resumed", metadata: ["job": "\(id)", "source": "\(request.source)", "published before": "\(publishedBefore)"])
@@ -507,7 +513,7 @@ public actor Coordinator {
             logger.info("job started", metadata: ["job": "\(id)", "source": "\(request.source)"])
         }
         scanned(id, batch: first)
-        return (JobAccepted(jobID: id, destination: prepared.destination.display), events)
+        return (JobAccepted(jobID: id, destination: prepared.outputDisplay), events)
     }
 
     /// Plans a batch of a job's scan: its files join the job, the planner's items the
@@ -1273,7 +1279,10 @@ public actor Coordinator {
 
     /// The gzip header of a file's member: its name and mtime, like gzip writes.
     func header(of file: PlannedFile, in job: JobRecord) -> GzipHeader {
-        GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
+        // An archive's member names no file and has no time, as `tar | gzip` writes it: the
+        // same tree makes the same bytes.
+        if job.archive != nil { return GzipHeader(fileName: nil, modificationTime: 0, level: job.request.level) }
+        return GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
     }
 
     /// The writer partition of a file, for a command about to be sent to it (so the next
@@ -1392,6 +1401,12 @@ public actor Coordinator {
     /// remote when it says so, a probe when it is in `auto` mode.
     private func assignStorage(worker peer: [UInt8], job id: UInt64) {
         guard var worker = workers[peer], let job = jobs[id], worker.jobStorage[id] == nil else { return }
+        if job.archive != nil {
+            // An archive's blocks are ranges of a stream only the coordinator assembles.
+            worker.jobStorage[id] = .remote
+            workers[peer] = worker
+            return
+        }
         switch worker.storage {
         case .shared:
             worker.jobStorage[id] = .shared
@@ -1511,7 +1526,7 @@ public actor Coordinator {
                 ref: ref, path: job.sourcePath(of: file), stamp: file.stamp,
                 readRange: dictionary.lowerBound..<range.upperBound,
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
-                isLast: file.layout.isLast(ref.index)))
+                isLast: file.layout.isLast(ref.index), archive: job.archive?.layout))
         }
         return Dispatch(
             routingID: assignment.worker, job: key.job, item: key.item, setting: job.setting, blocks: blocks,

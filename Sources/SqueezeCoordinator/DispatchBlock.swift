@@ -1,3 +1,4 @@
+import SqueezeArchive
 import SqueezeIO
 
 /// One block a reader must load: the dictionary and the block in one contiguous read.
@@ -14,4 +15,7 @@ struct DispatchBlock: Sendable {
     var dictionaryLength: Int
     /// Whether the block ends its file.
     var isLast: Bool
+    /// For a `--tar` job, the stream `readRange` is a range of (`path` and `stamp` are then
+    /// the archive's, never read).
+    var archive: TarLayout?
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SqueezeArchive
 import SqueezeGzip
 import SqueezeIO
 import SqueezeJournal
@@ -22,6 +23,10 @@ enum JobPreparer {
         let isDirectory = info.st_mode & S_IFMT == S_IFDIR
         guard isDirectory || info.st_mode & S_IFMT == S_IFREG else {
             throw CoordinatorError("\(request.source): not a regular file or directory")
+        }
+        if request.isArchive {
+            guard isDirectory else { throw CoordinatorError("\(request.source): --tar archives a folder; this is a file (gzip it with `squeeze -k`)") }
+            return try prepareArchive(request, source: source, blockSize: blockSize, base: base)
         }
         let destinationArgument = resolve(request.destinationPath, against: base)
         let destination = try prepareDestination(destinationArgument, display: request.destination, source: source, sourceIsDirectory: isDirectory, base: base)
@@ -56,6 +61,65 @@ enum JobPreparer {
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: nil) }
             ?? plan(scan, finished: true, context: context, firstIndex: 0, lastCreated: nil)
         return job
+    }
+
+    /// A `--tar` job: the whole tree walked and laid out as one tar stream, planned as one
+    /// file whose output is the archive. The walk is done before the job starts: the stream's
+    /// length, and so its blocks, depend on every entry.
+    private static func prepareArchive(_ request: JobRequest, source: BytePath, blockSize: Int, base: BytePath?) throws -> PreparedJob {
+        let shown = request.destinationPath
+        let requested = resolve(shown, against: base)
+        if let base { try refuseOutside(requested, base: base, shown: shown) }
+        guard !requested.lastComponent.isEmpty, requested.lastComponent != Array("..".utf8), requested.lastComponent != Array(".".utf8) else {
+            throw CoordinatorError("\(shown): not a file name for the archive")
+        }
+        let folder: BytePath
+        do {
+            folder = try Directories.canonical(requested.parent)
+        } catch {
+            throw CoordinatorError("\(shown): cannot create the archive (\((error as? FileSystemError)?.reason ?? "\(error)"))")
+        }
+        if let base, !isWithin(folder, base) { throw CoordinatorError("\(shown): outside the coordinator's root \(base.display)") }
+        if isWithin(folder, source) { throw CoordinatorError("\(shown): the archive would be inside the folder it archives, \(source.display)") }
+        let path = folder.appending(BytePath(bytes: requested.lastComponent))
+        if let existing = try? Directories.status(path) {
+            if existing.st_mode & S_IFMT == S_IFDIR { throw CoordinatorError("\(shown): exists and is a directory") }
+            if !request.force { throw CoordinatorError("\(shown): already exists (use --force to replace it)") }
+        }
+        let walker: DirectoryWalker
+        do {
+            walker = try DirectoryWalker(root: source, everyEntry: true)
+        } catch {
+            throw CoordinatorError("\(request.source): \((error as? FileSystemError)?.reason ?? "\(error)")")
+        }
+        var builder = TarLayoutBuilder(sourceRoot: source, top: source.lastComponent)
+        var batch = PreparedBatch()
+        while !walker.isFinished {
+            let scan = walker.next(maxFiles: batchFiles)
+            builder.add(scan.entries)
+            batch.skipped += scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
+            batch.failed += scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
+        }
+        let layout = builder.finish()
+        JobWorkspace.removeStale(under: folder)
+        let workspace: JobWorkspace
+        do {
+            workspace = try JobWorkspace(in: folder)
+        } catch {
+            throw CoordinatorError("\(folder.display): cannot create the job's workspace (\((error as? FileSystemError)?.reason ?? "\(error)"))")
+        }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let stamp = FileStamp(
+            size: layout.length, modifiedSeconds: Int64(now.tv_sec), modifiedNanoseconds: Int64(now.tv_nsec), device: 0, inode: 0,
+            permissions: FileCreationMask.newFilePermissions)
+        batch.files = [PlannedFile(
+            index: 0, relativePath: BytePath(bytes: path.lastComponent), stamp: stamp,
+            layout: BlockLayout(fileSize: layout.length, blockSize: blockSize))]
+        batch.finished = true
+        return PreparedJob(
+            sourceDisplay: request.source, sourceRoot: source, destination: folder, walker: nil, firstBatch: batch,
+            workspace: workspace, archive: ArchivePlan(layout: layout, path: path))
     }
 
     /// What planning a batch of files needs to know of its job.

@@ -28,6 +28,10 @@ struct JobRecord {
 
     /// The walk still to finish; nil once every file of the source is planned.
     var walker: DirectoryWalker?
+    /// A `--tar` job's archive: its one file is the tar stream, read through the layout and
+    /// written to the archive's path. Its workers are sent the bytes: a block spans headers
+    /// and several files, which no reference to one file can name.
+    var archive: ArchivePlan?
     /// A batch of the walk is being read off the actor.
     var scanBusy = false
     /// The last output folder the scan made, so a folder's files do not each `mkdir` it.
@@ -187,9 +191,10 @@ struct JobRecord {
         sourceRoot.appending(file.relativePath)
     }
 
-    /// Where a file's `.gz` goes.
+    /// Where a file's `.gz` goes (the archive, for a `--tar` job).
     func outputPath(of file: PlannedFile) -> BytePath {
-        BytePath(bytes: destination.appending(file.relativePath).bytes + Array(".gz".utf8))
+        if let archive { return archive.path }
+        return BytePath(bytes: destination.appending(file.relativePath).bytes + Array(".gz".utf8))
     }
 
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
@@ -203,6 +208,7 @@ struct JobRecord {
             jobID: id, source: sourceDisplay, destination: destinationDisplay, files: filesPlanned + filesKept, bytes: totalBytes,
             engine: setting.description)
         start.scanning = scanComplete ? nil : true
+        start.archiveEntries = archive?.layout.entryCount
         return start
     }
 

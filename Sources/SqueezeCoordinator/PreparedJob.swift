@@ -13,4 +13,11 @@ struct PreparedJob: Sendable {
     var firstBatch: PreparedBatch
     /// The job's private folder in the destination: temporaries and workers' pieces.
     var workspace: JobWorkspace
+    /// For a `--tar` job: the archive's stream (its one planned file) and where it goes.
+    var archive: ArchivePlan?
+}
+
+extension PreparedJob {
+    /// What the job's output is called in events and the journal: the folder, or the archive.
+    var outputDisplay: String { (archive?.path ?? destination).display }
 }

@@ -9,7 +9,9 @@ import NIOConcurrencyHelpers
 /// directory level (the largest directory decides it), never the files already handed out.
 /// Directories are opened relative to their parent (`openat` with `O_NOFOLLOW`), so names of
 /// any bytes and trees deeper than PATH_MAX work. Symlinks, FIFOs, sockets and devices are
-/// reported as skipped without being opened. Blocking: call `next` on a `BlockingIOPool` thread;
+/// reported as skipped without being opened — unless the walker is made with `everyEntry`,
+/// for an archive: then every entry but sockets is also listed in `entries`, in walk order,
+/// a directory when the walk enters it (the root first), a symbolic link with its target. Blocking: call `next` on a `BlockingIOPool` thread;
 /// one call at a time is enforced by a lock, so the walker may move between threads.
 public final class DirectoryWalker: @unchecked Sendable {
     /// One open directory of the walk: its entries still to look at, then its subdirectories.
@@ -24,14 +26,28 @@ public final class DirectoryWalker: @unchecked Sendable {
 
     private let lock = NIOLock()
     private let exclude: BytePath?
+    private let everyEntry: Bool
     // Guarded by `lock`.
     private var stack: [Level] = []
+    /// The root's own entry, handed out with the first batch (`everyEntry` only).
+    private var rootEntry: ScannedEntry?
 
     /// Opens `root` (a directory). `exclude`, relative to `root`, is left out (an output folder).
-    public init(root: BytePath, exclude: BytePath? = nil) throws {
+    /// With `everyEntry`, `next` lists every entry in `entries` as well (see the type).
+    public init(root: BytePath, exclude: BytePath? = nil, everyEntry: Bool = false) throws {
         self.exclude = exclude
+        self.everyEntry = everyEntry
         let fd = root.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw FileSystemError.last("open", root.display) }
+        if everyEntry {
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                let error = FileSystemError.last("fstat", root.display)
+                close(fd)
+                throw error
+            }
+            rootEntry = ScannedEntry(relativePath: BytePath(bytes: []), info: info)
+        }
         var failures: [ScanNote] = []
         if let level = Self.list(descriptor: fd, relative: BytePath(bytes: []), failures: &failures) {
             stack.append(level)
@@ -53,6 +69,10 @@ public final class DirectoryWalker: @unchecked Sendable {
     public func next(maxFiles: Int) -> ScanResult {
         lock.withLock {
             var batch = ScanResult()
+            if let root = rootEntry {
+                batch.entries.append(root)
+                rootEntry = nil
+            }
             while batch.files.count < max(1, maxFiles), !stack.isEmpty {
                 step(into: &batch, limit: max(1, maxFiles))
             }
@@ -89,6 +109,15 @@ public final class DirectoryWalker: @unchecked Sendable {
             batch.failures.append(ScanNote(relativePath: path, reason: FileSystemError.last("open", path.display).reason))
             return
         }
+        if everyEntry {
+            var info = stat()
+            guard fstat(child, &info) == 0 else {
+                batch.failures.append(ScanNote(relativePath: path, reason: FileSystemError.last("fstat", path.display).reason))
+                close(child)
+                return
+            }
+            batch.entries.append(ScannedEntry(relativePath: path, info: info))
+        }
         if let opened = Self.list(descriptor: child, relative: path, failures: &batch.failures) {
             stack.append(opened)
         }
@@ -105,9 +134,39 @@ public final class DirectoryWalker: @unchecked Sendable {
             return
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: batch.files.append(ScannedFile(relativePath: path, stamp: FileStamp(info)))
+        case S_IFREG:
+            batch.files.append(ScannedFile(relativePath: path, stamp: FileStamp(info)))
+            if everyEntry { batch.entries.append(ScannedEntry(relativePath: path, info: info)) }
         case S_IFDIR: level.subdirectories.append(name)
+        case S_IFLNK where everyEntry:
+            do {
+                let target = try Self.linkTarget(name, in: level.descriptor, size: Int(info.st_size), shown: path)
+                batch.entries.append(ScannedEntry(relativePath: path, info: info, linkTarget: target))
+            } catch {
+                batch.failures.append(ScanNote(relativePath: path, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+            }
+        case S_IFIFO where everyEntry, S_IFCHR where everyEntry, S_IFBLK where everyEntry:
+            batch.entries.append(ScannedEntry(relativePath: path, info: info))
         default: batch.skipped.append(ScanNote(relativePath: path, reason: DirectoryScanner.skipReason(mode: info.st_mode) ?? "not a regular file"))
+        }
+    }
+
+    /// The target of the symbolic link `name` in `directory`, read whole whatever its length
+    /// (`size` is `lstat`'s guess; a link retargeted meanwhile gets a larger buffer).
+    private static func linkTarget(_ name: [UInt8], in directory: Int32, size: Int, shown: BytePath) throws -> [UInt8] {
+        var capacity = max(64, min(size, Int(PATH_MAX)) + 1)
+        while true {
+            var buffer = [UInt8](repeating: 0, count: capacity)
+            let got = BytePath(bytes: name).withCString { path in
+                buffer.withUnsafeMutableBufferPointer { bytes -> Int in
+                    guard let base = bytes.baseAddress else { return -1 }
+                    return base.withMemoryRebound(to: CChar.self, capacity: capacity) { readlinkat(directory, path, $0, capacity) }
+                }
+            }
+            guard got >= 0 else { throw FileSystemError.last("readlink", shown.display) }
+            if got < capacity { return Array(buffer[..<got]) }
+            guard capacity < 1 << 20 else { throw FileSystemError(operation: "readlink", path: shown.display, errno: ENAMETOOLONG) }
+            capacity *= 2
         }
     }
 

@@ -6,6 +6,9 @@ public struct ScanResult: Sendable {
     public var skipped: [ScanNote] = []
     /// Directories or entries that could not be read.
     public var failures: [ScanNote] = []
+    /// Every entry in walk order, directories and the root included: only from a walker made
+    /// with `everyEntry` (an archive's scan); empty otherwise.
+    public var entries: [ScannedEntry] = []
 
     /// An empty result.
     public init() {}

@@ -24,13 +24,17 @@ public struct JobRequest: Codable, Sendable, Equatable {
     /// Who asks, for the job history (`user@host`, as the client says; not authenticated).
     /// At most 256 bytes; optional.
     public var submitter: String?
+    /// True for one `.tar.gz` of the folder (`--tar`): `destination` then names the archive
+    /// file (default `SRC.tar.gz` beside the folder). Nil means false.
+    public var tar: Bool?
 
     /// Creates a request.
     public init(
         source: String, destination: String?, level: Int, force: Bool, blockSize: Int? = nil,
         detached: Bool? = nil, heartbeatMilliseconds: Int? = nil, engine: String? = nil,
-        verify: Bool? = nil, submitter: String? = nil
+        verify: Bool? = nil, submitter: String? = nil, tar: Bool? = nil
     ) {
+        self.tar = tar
         self.verify = verify
         self.submitter = submitter
         self.source = source

@@ -15,6 +15,9 @@ public struct JobStart: Codable, Sendable, Equatable {
     /// True while the scan is still finding files: the totals are those found so far.
     /// Absent (nil) once they are final.
     public var scanning: Bool?
+    /// For a `--tar` job, the entries the archive holds (files, directories, links…); `files`
+    /// is then 1, the archive, and `bytes` the length of the tar stream. Nil otherwise.
+    public var archiveEntries: Int?
 
     /// Creates a start event payload.
     public init(jobID: UInt64, source: String, destination: String, files: Int, bytes: UInt64, engine: String? = nil) {

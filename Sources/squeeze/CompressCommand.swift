@@ -14,15 +14,18 @@ import SqueezeZMQ
 struct CompressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compress",
-        abstract: "Compress a folder (or one file) into DEST/<path>.gz, on this machine.",
+        abstract: "Compress a folder (or one file) into DEST/<path>.gz, or a folder into one .tar.gz (--tar), on this machine.",
         discussion: "Exit status: 0 when every regular file was compressed, 2 when some failed, 1 on a fatal error."
     )
 
     @Argument(help: "The folder or file to compress.")
     var source: String
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC); with --tar, the archive (default: SRC.tar.gz).")
     var destination: String?
+
+    @Flag(help: "Make one .tar.gz of the folder (pax format: names, modes, owners, times, empty folders, symlinks, FIFOs), one gzip member, the same bytes whatever the worker count.")
+    var tar = false
 
     @OptionGroup var compression: CompressionOptions
 
@@ -51,13 +54,14 @@ struct CompressCommand: AsyncParsableCommand {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         if resume && force { throw ValidationError("--resume keeps finished outputs, --force replaces them: choose one") }
         if resume && noJournal { throw ValidationError("--resume needs the journal: drop --no-journal") }
+        if resume && tar { throw ValidationError("--tar cannot --resume: an archive is made whole or not at all") }
     }
 
     func run() async throws {
         try compression.check()
         LogSetup.bootstrap(defaultLevel: .warning)
         var request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
-                                 engine: compression.engine)
+                                 engine: compression.engine, tar: tar ? true : nil)
         request.blockSize = blockSize?.bytes
         var settings = CoordinatorConfiguration()
         // The workers are this process's own threads: no answer comes from anyone else.
@@ -65,7 +69,8 @@ struct CompressCommand: AsyncParsableCommand {
         // This command resumes its one job itself, to follow it.
         settings.resumesJournaledJobs = false
         let journal: DestinationJournal?
-        if noJournal {
+        // An archive is one output, published whole or not at all: nothing to resume.
+        if noJournal || tar {
             journal = nil
         } else {
             let (request, blockSize, resume, force) = (request, settings.blockSize, resume, force)

@@ -6,6 +6,8 @@ import SqueezeProtocol
 struct ProgressRenderer {
     let mode: OutputMode
     private var liveLines = 0
+    /// Entries of the archive a `--tar` job makes (from its `started`); nil for a folder job.
+    private var archiveEntries: Int?
     private var lastPlain = ContinuousClock.now
     private var lastLive = ContinuousClock.now - .seconds(1)
     private let encoder: JSONEncoder = {
@@ -39,8 +41,10 @@ struct ProgressRenderer {
             if mode == .plain {
                 let engine = start.engine.map { " with \($0)" } ?? ""
                 let more = start.scanning == true ? " found so far (scanning)" : ""
-                out("squeeze: job \(start.jobID): \(start.files) files, \(Formatting.bytes(start.bytes))\(more) from \(start.source) to \(start.destination)\(engine)")
+                let what = start.archiveEntries.map { "archive of \($0) entries" } ?? "\(start.files) files"
+                out("squeeze: job \(start.jobID): \(what), \(Formatting.bytes(start.bytes))\(more) from \(start.source) to \(start.destination)\(engine)")
             }
+            archiveEntries = start.archiveEntries
         case .skipped:
             break  // listed in the summary
         case .fileFailed(let note):
@@ -112,7 +116,8 @@ struct ProgressRenderer {
     private func printSummary(_ summary: JobSummary) {
         let ratio = summary.bytesIn == 0 ? 0 : Double(summary.bytesOut) / Double(summary.bytesIn) * 100
         let kept = summary.filesKept.map { $0 > 0 ? " (\($0) kept from before)" : "" } ?? ""
-        out("squeeze: \(summary.state.rawValue): \(summary.filesCompressed) files\(kept), \(Formatting.bytes(summary.bytesIn)) -> \(Formatting.bytes(summary.bytesOut)) (\(String(format: "%.1f", ratio))%) in \(String(format: "%.2f", summary.seconds))s, \(Formatting.rate(summary.bytesIn, summary.seconds))")
+        let what = archiveEntries.map { summary.filesCompressed > 0 ? "archive of \($0) entries" : "no archive" } ?? "\(summary.filesCompressed) files"
+        out("squeeze: \(summary.state.rawValue): \(what)\(kept), \(Formatting.bytes(summary.bytesIn)) -> \(Formatting.bytes(summary.bytesOut)) (\(String(format: "%.1f", ratio))%) in \(String(format: "%.2f", summary.seconds))s, \(Formatting.rate(summary.bytesIn, summary.seconds))")
         if !summary.skipped.isEmpty {
             out("squeeze: skipped \(summary.skipped.count) non-regular entries:")
             for note in summary.skipped { out("  \(note.path): \(note.reason)") }

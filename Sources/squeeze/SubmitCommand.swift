@@ -24,8 +24,11 @@ struct SubmitCommand: AsyncParsableCommand {
     @Argument(help: "The folder or file to compress, as the coordinator sees it.")
     var source: String
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Output folder (default: SRC.squeezed beside SRC); with --tar, the archive (default: SRC.tar.gz).")
     var destination: String?
+
+    @Flag(help: "Make one .tar.gz of the folder, compressed by the cluster's workers (see `compress --tar`).")
+    var tar = false
 
     @Option(help: "The coordinator's client endpoint (or $SQUEEZE_COORDINATOR).")
     var coordinator = ProcessInfo.processInfo.environment["SQUEEZE_COORDINATOR"] ?? "tcp://127.0.0.1:5555"
@@ -58,7 +61,8 @@ struct SubmitCommand: AsyncParsableCommand {
             let request = JobRequest(
                 source: source, destination: destination, level: compression.level, force: force,
                 blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine,
-                verify: noVerify ? false : nil, submitter: "\(NSUserName())@\(ProcessInfo.processInfo.hostName)")
+                verify: noVerify ? false : nil, submitter: "\(NSUserName())@\(ProcessInfo.processInfo.hostName)",
+                tar: tar ? true : nil)
             let mode = OutputMode.choose(json: json)
             let jobID = NIOLockedValueBox<UInt64?>(nil)
             let interrupts = NIOLockedValueBox(0)
