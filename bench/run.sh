@@ -227,6 +227,10 @@ for run in $(seq "$runs"); do
   timed "tar c | pigz -6 -p 2" pipe "$out/mixed.tgz" -- bash -c "tar -C '$mixed' -cf - . | pigz -6 -p 2 > '$out/mixed.tgz'"
   next_out; mkdir -p "$out"
   timed "tar c | squeeze" pipe "$out/mixed.tgz" -- bash -c "tar -C '$mixed' -cf - . | '$bin' > '$out/mixed.tgz'"
+  next_out; mkdir -p "$out"
+  timed "tar -I 'pigz -6 -p 2' -cf" pipe "$out/mixed.tgz" -- tar -I "pigz -6 -p 2" -C "$(dirname "$mixed")" -cf "$out/mixed.tgz" "$(basename "$mixed")"
+  next_out; mkdir -p "$out"
+  timed "squeeze compress --tar" pipe "$out/mixed.tgz" -- "$bin" compress "$mixed" --tar -o "$out/mixed.tgz" --level 6
   timed "gzip -dc" unzip "$unzip_input" -- bash -c "gzip -dc < '$unzip_input' > /dev/null"
   timed "pigz -dc" unzip "$unzip_input" -- bash -c "pigz -dc < '$unzip_input' > /dev/null"
   timed "squeeze -dc" unzip "$unzip_input" -- bash -c "'$bin' -dc < '$unzip_input' > /dev/null"
@@ -241,6 +245,10 @@ for run in $(seq "$runs"); do
   timed "squeeze compress --no-journal" small "$out" -- "$bin" compress "$small" -o "$out" --level 6 --no-journal
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" small "$small" 6 shared
   cluster "squeeze cluster, shared storage, --no-state (coordinator + 2 workers, TCP)" small "$small" 6 shared "" no-state
+  next_out; mkdir -p "$out"
+  timed "tar -I 'pigz -6 -p 2' -cf" tar-small "$out/small.tgz" -- tar -I "pigz -6 -p 2" -C "$(dirname "$small")" -cf "$out/small.tgz" "$(basename "$small")"
+  next_out; mkdir -p "$out"
+  timed "squeeze compress --tar" tar-small "$out/small.tgz" -- "$bin" compress "$small" --tar -o "$out/small.tgz" --level 6
   # --- routing ceiling: level 0, so what is measured is the coordinator and the transport ---
   shm=""
   [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( $(du -sk "$mixed" | cut -f1) * 2 )) ]] && shm=/dev/shm
@@ -348,7 +356,7 @@ for line in open(path):
 corpus_bytes = {"file": file_bytes, "mixed": mixed_bytes, "small": small_bytes, "large": mixed_bytes * 6}
 many_files = {"many-m20k": 20_000, "many-m1m": 1_000_000}
 many_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in many_files]
-habit_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in ("pipe", "unzip")]
+habit_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in ("pipe", "tar-small", "unzip")]
 def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
 ref = {
     "file": median(("file", "pigz -6 -p 2 (one stream)")),
@@ -441,16 +449,17 @@ if habit_rows:
     habits = dict(habit_rows)
     def habit_median(key): return statistics.median(habits[key]["t"]) if key in habits else None
     pigz_pipe, gzip_d, pigz_d = habit_median(("pipe", "tar c | pigz -6 -p 2")), habit_median(("unzip", "gzip -dc")), habit_median(("unzip", "pigz -dc"))
+    pigz_tar_small = habit_median(("tar-small", "tar -I 'pigz -6 -p 2' -cf"))
     out += ["", "### Drop-in habits: tar pipes and the way back", "",
             "| what | tool | median s | MB/s | vs pigz | vs gzip -dc | output bytes |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for (corpus, name), row in habit_rows:
         t = statistics.median(row["t"])
-        size = corpus_bytes["mixed"] if corpus == "pipe" else file_bytes
-        versus_pigz = (pigz_pipe if corpus == "pipe" else pigz_d)
+        size = {"pipe": corpus_bytes["mixed"], "tar-small": corpus_bytes.get("small", 0)}.get(corpus, file_bytes)
+        versus_pigz = {"pipe": pigz_pipe, "tar-small": pigz_tar_small}.get(corpus, pigz_d)
         vs_pigz = f"{versus_pigz / t:.2f}x" if versus_pigz else "-"
         vs_gzip = f"{gzip_d / t:.2f}x" if corpus == "unzip" and gzip_d else "-"
-        what = "mixed tree, tar c piped to one .tgz" if corpus == "pipe" else "mixed.cat.gz (gzip -6) decompressed to /dev/null"
-        shown = f"{row['size']:,}" if corpus == "pipe" else "-"
+        what = {"pipe": "mixed tree to one .tgz", "tar-small": "small tree to one .tgz"}.get(corpus, "mixed.cat.gz (gzip -6) decompressed to /dev/null")
+        shown = f"{row['size']:,}" if corpus != "unzip" else "-"
         out.append(f"| {what} | {name.replace('|', chr(92) + '|')} | {t:.2f} | {size / t / 1e6:.1f} | {vs_pigz} | {vs_gzip} | {shown} |")
 # What the journal costs: the same run with and without it (compress --no-journal, coordinator
 # --no-state), side by side; per file where the file count is known.
