@@ -11,6 +11,13 @@ public struct TarLayoutBuilder {
     private var entries: [PlacedEntry] = []
     private var firstNames: [FileIdentity: [UInt8]] = [:]
     private let owners = OwnerNames()
+    /// The stream's length so far, end of archive excluded.
+    private var length: UInt64 = 0
+    private let limit: UInt64
+
+    /// The largest stream an archive may be: sizes come from `stat`, and sparse files can
+    /// claim exabytes, so the sum is bounded before it can overflow.
+    public static let defaultLimit: UInt64 = 1 << 62
 
     private struct FileIdentity: Hashable {
         var device: UInt64
@@ -18,21 +25,29 @@ public struct TarLayoutBuilder {
     }
 
     /// A builder for the tree at `sourceRoot`, stored under the top folder `top` (the root's
-    /// own name, usually).
-    public init(sourceRoot: BytePath, top: [UInt8]) {
+    /// own name, usually). `limit` bounds the stream's length (tests lower it).
+    public init(sourceRoot: BytePath, top: [UInt8], limit: UInt64 = defaultLimit) {
         self.sourceRoot = sourceRoot
         self.top = top
+        self.limit = min(limit, Self.defaultLimit)
     }
 
     /// Entries so far.
     public var count: Int { entries.count }
 
-    /// Adds entries in walk order (`DirectoryWalker(everyEntry: true)`'s `entries`).
-    public mutating func add(_ scanned: [ScannedEntry]) {
-        for found in scanned { add(found) }
+    /// Adds entries in walk order (`DirectoryWalker(everyEntry: true)`'s `entries`); returns
+    /// those left out because the archive would grow past its limit.
+    @discardableResult
+    public mutating func add(_ scanned: [ScannedEntry]) -> [ScanNote] {
+        var refused: [ScanNote] = []
+        for found in scanned where !add(found) {
+            refused.append(ScanNote(relativePath: found.relativePath, reason: "left out: the archive would exceed \(limit) bytes"))
+        }
+        return refused
     }
 
-    private mutating func add(_ found: ScannedEntry) {
+    /// Adds one entry; false when it would take the stream past `limit`.
+    private mutating func add(_ found: ScannedEntry) -> Bool {
         let relative = found.relativePath.bytes
         let name = relative.isEmpty ? top : top + [UInt8(ascii: "/")] + relative
         var entry = TarEntry(
@@ -69,10 +84,21 @@ public struct TarLayoutBuilder {
         case UInt32(S_IFIFO):
             entry.kind = .fifo
         default:
-            return
+            return true
         }
         if entry.kind == .directory { entry.name.append(UInt8(ascii: "/")) }
-        entries.append(PlacedEntry(entry: entry, source: source, stamp: stamp, headerLength: TarHeaderEncoder.encode(entry).count))
+        let headerLength = TarHeaderEncoder.encode(entry).count
+        // Each term is below 2^63 and the total below 2^62, so none of this overflows.
+        let data = entry.kind.hasData ? entry.size : 0
+        let room = limit - length
+        guard data <= room, UInt64(headerLength) + UInt64(TarHeaderEncoder.padding(after: data)) + 2 * UInt64(TarHeaderEncoder.blockSize) + TarLayout.recordSize <= room - data else {
+            if entry.kind == .hardLink || found.linkCount <= 1 { return false }
+            firstNames[FileIdentity(device: found.stamp.device, inode: found.stamp.inode)] = nil
+            return false
+        }
+        length += UInt64(headerLength) + data + UInt64(TarHeaderEncoder.padding(after: data))
+        entries.append(PlacedEntry(entry: entry, source: source, stamp: stamp, headerLength: headerLength))
+        return true
     }
 
     /// The finished layout.

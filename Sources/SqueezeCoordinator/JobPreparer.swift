@@ -96,7 +96,7 @@ enum JobPreparer {
         var batch = PreparedBatch()
         while !walker.isFinished {
             let scan = walker.next(maxFiles: batchFiles)
-            builder.add(scan.entries)
+            batch.failed += builder.add(scan.entries).map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
             batch.skipped += scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
             batch.failed += scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
         }

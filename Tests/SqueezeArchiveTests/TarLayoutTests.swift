@@ -85,4 +85,21 @@ struct TarLayoutTests {
             "\(error)".contains("sub/d") && "\(error)".contains("shrank")
         }
     }
+
+    @Test("an entry that would take the archive past its limit is left out and named; the rest is archived")
+    func limit() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let top = BytePath(root.appendingPathComponent("top").path)
+        let walker = try DirectoryWalker(root: top, everyEntry: true)
+        var builder = TarLayoutBuilder(sourceRoot: top, top: Array("top".utf8), limit: 50_000)
+        var refused: [ScanNote] = []
+        while !walker.isFinished { refused += builder.add(walker.next(maxFiles: 100).entries) }
+        #expect(refused.map(\.relativePath.display) == ["sub/d"])
+        #expect(refused.first?.reason.contains("would exceed 50000 bytes") == true)
+        let layout = builder.finish()
+        #expect(!layout.tarEntries.contains { $0.name == Array("top/sub/d".utf8) })
+        #expect(layout.fileBytes == 1 + 511 + 512)
+        #expect(layout.length <= 50_000)
+    }
 }
