@@ -11,13 +11,15 @@ public enum JobEvent: Sendable, Equatable {
     case fileDone(FileDone)
     /// Throttled progress.
     case progress(ProgressSnapshot)
+    /// Part of the job's trace, for a request with `trace` (never sent otherwise).
+    case trace(TraceChunk)
     /// The job ended; always the last event.
     case finished(JobSummary)
 }
 
 extension JobEvent: Codable {
     private enum Kind: String, Codable {
-        case started, skipped, fileFailed, fileDone, progress, finished
+        case started, skipped, fileFailed, fileDone, progress, trace, finished
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -32,6 +34,7 @@ extension JobEvent: Codable {
         case .fileFailed: self = .fileFailed(try EntryNote(from: decoder))
         case .fileDone: self = .fileDone(try FileDone(from: decoder))
         case .progress: self = .progress(try ProgressSnapshot(from: decoder))
+        case .trace: self = .trace(try TraceChunk(from: decoder))
         case .finished: self = .finished(try JobSummary(from: decoder))
         }
     }
@@ -53,6 +56,9 @@ extension JobEvent: Codable {
             try payload.encode(to: encoder)
         case .progress(let payload):
             try container.encode(Kind.progress, forKey: .event)
+            try payload.encode(to: encoder)
+        case .trace(let payload):
+            try container.encode(Kind.trace, forKey: .event)
             try payload.encode(to: encoder)
         case .finished(let payload):
             try container.encode(Kind.finished, forKey: .event)

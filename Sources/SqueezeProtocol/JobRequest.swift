@@ -27,6 +27,9 @@ public struct JobRequest: Codable, Sendable, Equatable {
     /// True for one `.tar.gz` of the folder (`--tar`): `destination` then names the archive
     /// file (default `SRC.tar.gz` beside the folder). Nil means false.
     public var tar: Bool?
+    /// True to receive the job's trace as `trace` events (`--trace`): every item's dispatch,
+    /// its worker, slot and phases. Nil means false.
+    public var trace: Bool?
 
     /// Creates a request.
     public init(

@@ -26,6 +26,11 @@ public struct JobStatus: Codable, Sendable, Equatable {
     public var seconds: Double?
     /// For `failed` and `cancelled`: why; nil otherwise.
     public var message: String?
+    /// For a running job: files in progress, most advanced first, at most five; nil otherwise.
+    public var active: [FileProgress]?
+    /// For a running job whose scan is still finding files (the totals are those found so
+    /// far): true; nil otherwise.
+    public var scanning: Bool?
 
     /// Creates a job status.
     public init(jobID: UInt64, source: String, state: JobState, filesDone: Int, files: Int, bytesDone: UInt64, bytes: UInt64) {

@@ -40,6 +40,13 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case verify = 18
     /// Verifying worker → coordinator: what each block decoded to (binary table).
     case verified = 19
+    /// Worker → coordinator, before an answer: when and on which slot the item ran (JSON
+    /// `ItemTiming`). Only to a coordinator whose `welcome` set `timings`.
+    case timing = 27
+    /// Worker → coordinator, with each heartbeat: the worker's monotonic clock in microseconds
+    /// (8 bytes, signed little-endian), from which the coordinator measures its offset. Only
+    /// to a coordinator whose `welcome` set `timings`.
+    case clock = 28
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

@@ -4,6 +4,9 @@ public struct Welcome: Codable, Sendable, Equatable {
     public var heartbeatMilliseconds: Int
     /// How many missed intervals make a peer dead.
     public var liveness: Int
+    /// True when the coordinator wants `timing` and `clock` messages (for job traces); nil
+    /// from coordinators before them, which would count them as malformed.
+    public var timings: Bool?
 
     /// Why a worker must not adopt these rules, or nil: an interval or liveness out of range
     /// (checked before any arithmetic on them).

@@ -22,6 +22,11 @@ public enum WireCodec {
         case .workerReady(let body): return [header, ZMQFrame(json(body))]
         case .welcome(let body): return [header, ZMQFrame(json(body))]
         case .itemFailed(let body): return [header, ZMQFrame(json(body))]
+        case .timing(let body): return [header, ZMQFrame(json(body))]
+        case .clock(let micros):
+            var writer = ByteWriter(capacity: 8)
+            writer.write(UInt64(bitPattern: micros))
+            return [header, ZMQFrame(writer.bytes)]
         case .submit(let body): return [header, ZMQFrame(json(body))]
         case .attach(let body): return [header, ZMQFrame(json(body))]
         case .submitted(let body): return [header, ZMQFrame(json(body))]
@@ -83,6 +88,8 @@ public enum WireCodec {
         case .workerReady: message = .workerReady(try json(parts))
         case .welcome: message = .welcome(try json(parts))
         case .itemFailed: message = .itemFailed(try json(parts))
+        case .timing: message = .timing(try json(parts))
+        case .clock: message = .clock(try clock(parts))
         case .submit: message = .submit(try json(parts))
         case .attach: message = .attach(try json(parts))
         case .submitted: message = .submitted(try json(parts))
@@ -141,6 +148,15 @@ public enum WireCodec {
         case is Int.Type, is Int32.Type, is UInt64.Type, is Double.Type: "a number"
         default: "of type \(type)"
         }
+    }
+
+    private static func clock(_ parts: [ZMQFrame]) throws(ProtocolError) -> Int64 {
+        try expectFrames(parts, 1)
+        var reader = ByteReader(parts[0])
+        let micros = try reader.read(UInt64.self, "clock")
+        try reader.expectEnd("clock")
+        guard micros < UInt64(Int64.max / 4) else { throw .malformed("clock \(micros) µs out of range") }
+        return Int64(micros)
     }
 
     private static func jobID(_ parts: [ZMQFrame]) throws(ProtocolError) -> UInt64 {

@@ -38,6 +38,10 @@ public enum WireMessage: Sendable, Equatable {
     case verify(VerifyRequest)
     /// Verifying worker → coordinator: what the blocks decoded to.
     case verified(VerifyReport)
+    /// Worker → coordinator: when and where an item ran, on the worker's clock.
+    case timing(ItemTiming)
+    /// Worker → coordinator: the worker's monotonic clock now, in microseconds.
+    case clock(Int64)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -77,6 +81,8 @@ public enum WireMessage: Sendable, Equatable {
         case .discarded: .discarded
         case .verify: .verify
         case .verified: .verified
+        case .timing: .timing
+        case .clock: .clock
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

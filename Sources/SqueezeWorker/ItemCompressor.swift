@@ -37,7 +37,7 @@ struct ItemCompressor {
     /// Reads each block of `item` from the shared file system, compresses it and writes it as
     /// a piece in the job's workspace. A block whose source cannot be read (it changed or went
     /// away) is reported as failed; any other error fails the item.
-    mutating func compress(_ item: RefAssignment, shouldStop: @Sendable () -> Bool) throws -> RefResult? {
+    mutating func compress(_ item: RefAssignment, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool) throws -> RefResult? {
         let compressor = try compressor(for: item.setting)
         let workspace = BytePath(bytes: item.workspace)
         var pieces: [PieceReport] = []
@@ -50,28 +50,34 @@ struct ItemCompressor {
             let range = block.offset..<block.offset + UInt64(block.dictionaryLength + block.dataLength)
             let bytes: [UInt8]
             do {
-                bytes = try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, comparingDevice: false)
+                bytes = try phases.time(\.readMicros) {
+                    try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, comparingDevice: false)
+                }
             } catch let error as FileSystemError {
                 pieces.append(PieceReport(failure: error.reason))
                 continue
             }
             if let placement = block.placement {
                 pieces.append(try place(bytes, dictionaryLength: block.dictionaryLength, isLast: block.isLast, at: placement,
-                                        file: Int(block.file), of: item, with: compressor))
+                                        file: Int(block.file), of: item, with: compressor, phases: &phases))
                 continue
             }
-            let compressed = try bytes.withUnsafeBytes { raw in
-                try compressor.compress(
-                    UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
-                    dictionary: UnsafeRawBufferPointer(rebasing: raw[..<block.dictionaryLength]),
-                    isLast: block.isLast)
+            let compressed = try phases.time(\.compressMicros) {
+                try bytes.withUnsafeBytes { raw in
+                    try compressor.compress(
+                        UnsafeRawBufferPointer(rebasing: raw[block.dictionaryLength...]),
+                        dictionary: UnsafeRawBufferPointer(rebasing: raw[..<block.dictionaryLength]),
+                        isLast: block.isLast)
+                }
             }
             var chunks = [compressed.bytes]
             if let header = block.header {
                 chunks = [header, compressed.bytes, GzipTrailer(crc: compressed.crc, inputLength: UInt64(compressed.rawLength)).encoded()]
             }
             let path = JobWorkspace.piecePath(in: workspace, item: item.itemID, attempt: item.attempt, position: position)
-            try PieceFile.write(path, chunks: chunks, member: block.header == nil ? nil : stamp, sync: item.syncPieces)
+            try phases.time(\.writeMicros) {
+                try PieceFile.write(path, chunks: chunks, member: block.header == nil ? nil : stamp, sync: item.syncPieces)
+            }
             pieces.append(PieceReport(
                 crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(chunks.reduce(0) { $0 + $1.count })))
         }
@@ -82,16 +88,19 @@ struct ItemCompressor {
     /// Stored blocks go out from the read buffer itself, framed by `pwritev`: no copy.
     private func place(
         _ bytes: [UInt8], dictionaryLength: Int, isLast: Bool, at placement: RefPlacement, file: Int, of item: RefAssignment,
-        with compressor: BlockCompressor
+        with compressor: BlockCompressor, phases: inout ItemPhases
     ) throws -> PieceReport {
         let path = JobWorkspace.stitchPath(in: BytePath(bytes: item.workspace), file: file, attempt: placement.attempt)
         return try bytes.withUnsafeBytes { raw in
             let data = UnsafeRawBufferPointer(rebasing: raw[dictionaryLength...])
             guard item.setting.engine == .stored else {
-                let compressed = try compressor.compress(
-                    data, dictionary: UnsafeRawBufferPointer(rebasing: raw[..<dictionaryLength]), isLast: isLast)
-                try compressed.bytes.withUnsafeBytes { out in
-                    try PieceFile.place(path, at: placement.offset, chunks: [out], sync: item.syncPieces)
+                let compressed = try phases.time(\.compressMicros) {
+                    try compressor.compress(data, dictionary: UnsafeRawBufferPointer(rebasing: raw[..<dictionaryLength]), isLast: isLast)
+                }
+                try phases.time(\.writeMicros) {
+                    try compressed.bytes.withUnsafeBytes { out in
+                        try PieceFile.place(path, at: placement.offset, chunks: [out], sync: item.syncPieces)
+                    }
                 }
                 return PieceReport(crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(compressed.bytes.count))
             }
@@ -105,7 +114,7 @@ struct ItemCompressor {
                     chunks.append(UnsafeRawBufferPointer(rebasing: framing[start..<start + StoredBlocks.headerLength]))
                     chunks.append(UnsafeRawBufferPointer(rebasing: data[segment.range]))
                 }
-                try PieceFile.place(path, at: placement.offset, chunks: chunks, sync: item.syncPieces)
+                try phases.time(\.writeMicros) { try PieceFile.place(path, at: placement.offset, chunks: chunks, sync: item.syncPieces) }
             }
             return PieceReport(crc: CRC32.checksum(data), rawLength: data.count,
                                pieceLength: UInt64(StoredBlocks.encodedLength(rawLength: data.count, isLast: isLast)))

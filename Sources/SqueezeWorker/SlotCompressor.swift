@@ -11,16 +11,16 @@ final class SlotCompressor: @unchecked Sendable {
     private let compressor = NIOLockedValueBox(ItemCompressor())
 
     /// Compresses every block of `item`, checking `shouldStop` between blocks.
-    func compress(_ item: WorkAssignment, shouldStop: @Sendable () -> Bool) throws -> WorkResult? {
+    func compress(_ item: WorkAssignment, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool) throws -> WorkResult? {
         try compressor.withLockedValue { compressor in
-            try compressor.compress(item, shouldStop: shouldStop)
+            try phases.time(\.compressMicros) { try compressor.compress(item, shouldStop: shouldStop) }
         }
     }
 
     /// Compresses every block of a by-reference `item` into pieces on shared storage.
-    func compress(_ item: RefAssignment, shouldStop: @Sendable () -> Bool) throws -> RefResult? {
+    func compress(_ item: RefAssignment, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool) throws -> RefResult? {
         try compressor.withLockedValue { compressor in
-            try compressor.compress(item, shouldStop: shouldStop)
+            try compressor.compress(item, phases: &phases, shouldStop: shouldStop)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Glibc
 import Logging
 import SqueezeGzip
@@ -29,6 +30,8 @@ public final class Worker: Sendable {
         /// The coordinator's heartbeat rules, from `welcome`; the configuration's until then.
         var heartbeatInterval: Duration
         var liveness: Int
+        /// The coordinator asked for `timing` and `clock` messages.
+        var timings = false
     }
 
     /// The configuration.
@@ -45,6 +48,8 @@ public final class Worker: Sendable {
     /// A thread for `verify` items, so a check (which holds another worker's output back)
     /// never waits behind this worker's own compression.
     private let verifyPool = BlockingIOPool(threads: 1, name: "squeeze-worker-verify")
+    /// What the worker counts for Prometheus.
+    private let metrics: WorkerMetrics
 
     /// A worker using `context` for its socket.
     public init(configuration: WorkerConfiguration, context: ZMQContext, logger: Logger = Logger(label: "squeeze.worker")) {
@@ -52,6 +57,10 @@ public final class Worker: Sendable {
         self.context = context
         state = NIOLockedValueBox(State(heartbeatInterval: configuration.heartbeatInterval, liveness: configuration.liveness))
         compressionPool = BlockingIOPool(threads: configuration.slots, name: "squeeze-zlib")
+        metrics = WorkerMetrics(factory: configuration.metricsFactory ?? NOOPMetricsHandler.instance)
+        metrics.slots.record(configuration.slots)
+        metrics.connected.record(0)
+        metrics.busySlots.set(0)
         var logger = logger
         logger[metadataKey: "worker"] = "\(configuration.workerID)"
         self.logger = logger
@@ -144,7 +153,7 @@ public final class Worker: Sendable {
             state.heldSince = nil
         }
         endpoint.send(hello())
-        let (queue, queueSink) = AsyncStream.makeStream(of: WorkerTask.self)
+        let (queue, queueSink) = AsyncStream.makeStream(of: ReceivedTask.self)
         let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
         let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyRequest.self)
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
@@ -152,8 +161,8 @@ public final class Worker: Sendable {
             group.addTask { await self.runStorageTasks(storageTasks, replyingOn: endpoint) }
             group.addTask { await self.runVerifyItems(verifyItems, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
-            for _ in 0..<configuration.slots {
-                group.addTask { await self.compress(from: queue, replyingOn: endpoint) }
+            for slot in 0..<configuration.slots {
+                group.addTask { await self.compress(from: queue, slot: slot, replyingOn: endpoint) }
             }
             var end = WorkerSessionEnd.stopped
             for await result in group {
@@ -170,6 +179,7 @@ public final class Worker: Sendable {
             }
             queueSink.finish()
             storageSink.finish()
+            metrics.connected.record(0)
             verifySink.finish()
             group.cancelAll()
             return end
@@ -179,7 +189,7 @@ public final class Worker: Sendable {
         return end
     }
 
-    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<WorkerTask>.Continuation,
+    private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<ReceivedTask>.Continuation,
         storage: AsyncStream<StorageTask>.Continuation, verify: AsyncStream<VerifyRequest>.Continuation
     ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
@@ -196,14 +206,15 @@ public final class Worker: Sendable {
                     state.malformed += 1
                     return state.malformed
                 }
+                metrics.malformedMessages.increment()
                 logger.warning("dropped malformed message: \(error)", metadata: ["malformed": "\(count)"])
                 continue
             }
             switch envelope.message {
             case .work(let item):
-                queue.yield(.payload(item))
+                queue.yield(ReceivedTask(.payload(item)))
             case .workRef(let item):
-                queue.yield(.reference(item))
+                queue.yield(ReceivedTask(.reference(item)))
             case .stitch(let request):
                 storage.yield(.stitch(request))
             case .discard(let request):
@@ -236,9 +247,11 @@ public final class Worker: Sendable {
                         state.heartbeatInterval = .milliseconds(welcome.heartbeatMilliseconds)
                         state.liveness = welcome.liveness
                     }
+                    state.timings = welcome.timings == true
                     state.registered = true
                 }
                 if let defect { logger.warning("welcome with heartbeat rules out of range; keeping this worker's own: \(defect)") }
+                metrics.connected.record(1)
                 logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
             case .error(let reply):
                 // The coordinator refused this worker (its workerReady): say why, in one line.
@@ -277,46 +290,90 @@ public final class Worker: Sendable {
             if now - lastHeard > interval * liveness { return .coordinatorLost }
             if now - lastSent >= interval {
                 endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
+                if state.withLockedValue({ $0.timings }) { endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros())))) }
                 lastSent = now
             }
         }
         return .stopped
     }
 
-    private func compress(from queue: AsyncStream<WorkerTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+    private func compress(from queue: AsyncStream<ReceivedTask>, slot: Int, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
         let compressor = SlotCompressor()
-        for await item in queue {
+        for await received in queue {
+            let item = received.task
             let skip = state.withLockedValue { state in
                 if state.draining || state.sessionEnding || state.cancelledJobs.contains(item.jobID) { return true }
                 state.busy += 1
                 return false
             }
             if skip { continue }
-            defer { state.withLockedValue { $0.busy -= 1 } }
+            metrics.busySlots.increment()
+            defer {
+                state.withLockedValue { $0.busy -= 1 }
+                metrics.busySlots.decrement()
+            }
+            let startedAt = MonotonicClock.micros()
+            var phases = ItemPhases()
+            let answer: WireMessage?
             do {
                 let job = item.jobID
                 let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
                 // Clamped to an hour before multiplying: a flag's value must not overflow.
                 let delay = configuration.itemDelayForTesting.map { UInt32(clamping: min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
-                let answer: WireMessage? = try await compressionPool.run {
+                (answer, phases) = try await compressionPool.run {
                     if let delay { usleep(delay) }
-                    return switch item {
-                    case .payload(let work): try compressor.compress(work, shouldStop: stop).map(WireMessage.result)
-                    case .reference(let work): try compressor.compress(work, shouldStop: stop).map(WireMessage.resultRef)
+                    var phases = ItemPhases()
+                    let answer: WireMessage? = switch item {
+                    case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.result)
+                    case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.resultRef)
                     }
+                    return (answer, phases)
                 }
-                guard let answer else { continue }
-                endpoint.send(ZMQMessage(WireCodec.encode(answer)))
-                sendHeldReports(on: endpoint)
-                state.withLockedValue { $0.itemsDone += 1 }
             } catch {
                 logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
+                sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
                 endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
                     jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
                 sendHeldReports(on: endpoint)
+                metrics.itemsFailed.increment()
+                continue
             }
+            guard let answer else { continue }
+            // Before the answer, on the same socket: the coordinator has it when the answer comes.
+            sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
+            endpoint.send(ZMQMessage(WireCodec.encode(answer)))
+            sendHeldReports(on: endpoint)
+            state.withLockedValue { $0.itemsDone += 1 }
+            count(answer, startedAt: startedAt, phases: phases)
         }
         return nil
+    }
+
+    /// Tells a coordinator that asked for timings when and where an item ran.
+    private func sendTiming(of received: ReceivedTask, slot: Int, startedAt: Int64, phases: ItemPhases, on endpoint: ZMQEndpoint) {
+        guard state.withLockedValue({ $0.timings }) else { return }
+        let timing = ItemTiming(
+            jobID: received.task.jobID, itemID: received.task.itemID, slot: slot, receivedAt: received.receivedAt, startedAt: startedAt,
+            endedAt: max(startedAt, MonotonicClock.micros()), readMicros: phases.readMicros, compressMicros: phases.compressMicros,
+            writeMicros: phases.writeMicros)
+        endpoint.send(ZMQMessage(WireCodec.encode(.timing(timing))))
+    }
+
+    /// Counts an answered item in the metrics.
+    private func count(_ answer: WireMessage, startedAt: Int64, phases: ItemPhases) {
+        metrics.itemsDone.increment()
+        metrics.itemDuration.recordMicroseconds(max(0, MonotonicClock.micros() - startedAt))
+        metrics.compressSeconds.increment(by: Double(phases.compressMicros) / 1e6)
+        switch answer {
+        case .result(let result):
+            metrics.inputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.rawLength })
+            metrics.outputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.bytes.count })
+        case .resultRef(let result):
+            metrics.inputBytes.increment(by: result.pieces.reduce(0) { $0 + ($1.failure == nil ? $1.rawLength : 0) })
+            metrics.outputBytes.increment(by: result.pieces.reduce(UInt64(0)) { $0 + ($1.failure == nil ? $1.pieceLength : 0) })
+        default:
+            break
+        }
     }
 
     /// Joins files' pieces and removes adopted ones, one task at a time on the I/O thread.

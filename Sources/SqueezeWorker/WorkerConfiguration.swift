@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import SqueezeGzip
 import SqueezeProtocol
@@ -33,6 +34,9 @@ public struct WorkerConfiguration: Sendable {
     public var itemDelayForTesting: Duration?
     /// CURVE keys for the connection to the coordinator; nil connects without.
     public var curve: CurveClientKeys?
+    /// Where the worker's metrics go (`WorkerMetrics`): a Prometheus factory for `--http`;
+    /// nil counts nothing.
+    public var metricsFactory: (any MetricsFactory)?
 
     /// A configuration with a fresh random id and the machine's host name.
     public init(

@@ -39,8 +39,25 @@ enum Fixtures {
     /// One event of each kind.
     static let events: [JobEvent] = [
         .started(start), .skipped(skippedNote), .fileFailed(failedNote), .fileDone(done),
-        .progress(snapshot), .finished(summary), .finished(cancelledSummary),
+        .progress(snapshot), .trace(traceChunk), .trace(TraceChunk(jobID: 7)), .finished(summary), .finished(cancelledSummary),
     ]
+
+    static let traceChunk: TraceChunk = {
+        var attempt = TracedAttempt(item: 3, attempt: 2, worker: 1, blocks: 4, bytes: 1 << 20, queuedAt: 10, dispatchedAt: 2_000)
+        attempt.outcome = "written"
+        attempt.slot = 1
+        attempt.workerStart = 2_100
+        attempt.workerEnd = 9_000
+        attempt.compressMicros = 6_000
+        attempt.answeredAt = 9_200
+        attempt.writtenAt = 9_900
+        return TraceChunk(
+            jobID: 7, workers: [TraceWorker(index: 1, workerID: "w1", host: "node-1", slots: 2, clockOffsetMicros: -123_456)],
+            attempts: [attempt], counters: [TraceCounters(at: 5_000, queued: 3, inFlight: 2, bytesInFlight: 1 << 21, unwritten: 1)])
+    }()
+
+    static let timing = ItemTiming(
+        jobID: 7, itemID: 42, slot: 1, receivedAt: 1_000, startedAt: 1_500, endedAt: 9_000, readMicros: 500, compressMicros: 6_000, writeMicros: 700)
 
     static let status = ClusterStatus(
         workers: [
@@ -126,6 +143,8 @@ enum Fixtures {
         case .work: [.work(multiBlockWork), .work(emptyWork), .work(level9Work)]
         case .result: [.result(multiBlockResult), .result(emptyResult)]
         case .itemFailed: [.itemFailed(failure)]
+        case .timing: [.timing(timing)]
+        case .clock: [.clock(0), .clock(1_234_567_890_123)]
         case .cancelJob: [.cancelJob(7), .cancelJob(0), .cancelJob(UInt64.max)]
         case .goodbye: [.goodbye]
         case .unknownPeer: [.unknownPeer]

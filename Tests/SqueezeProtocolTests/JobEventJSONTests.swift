@@ -12,6 +12,7 @@ struct JobEventJSONTests {
         case .fileFailed(let p): ("fileFailed", try encoder.encode(p))
         case .fileDone(let p): ("fileDone", try encoder.encode(p))
         case .progress(let p): ("progress", try encoder.encode(p))
+        case .trace(let p): ("trace", try encoder.encode(p))
         case .finished(let p): ("finished", try encoder.encode(p))
         }
     }
@@ -25,6 +26,7 @@ struct JobEventJSONTests {
         case .fileFailed(let p): try decoder.decode(EntryNote.self, from: body) == p
         case .fileDone(let p): try decoder.decode(FileDone.self, from: body) == p
         case .progress(let p): try decoder.decode(ProgressSnapshot.self, from: body) == p
+        case .trace(let p): try decoder.decode(TraceChunk.self, from: body) == p
         case .finished(let p): try decoder.decode(JobSummary.self, from: body) == p
         }
     }
