@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         // SQLite, for the coordinator's job journal (links the system libsqlite3 on Linux).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Metrics: the API the coordinator and workers count through, and its Prometheus backend.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The HTTP server of --http: metrics, the live page and its events.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C shims, found through pkg-config.
@@ -77,6 +82,7 @@ let package = Package(
             dependencies: [
                 "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol", "SqueezeJournal", "SqueezeArchive",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
@@ -87,7 +93,23 @@ let package = Package(
             dependencies: [
                 "SqueezeIO", "SqueezeZMQ", "SqueezeGzip", "SqueezeProtocol",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // What an operator sees: Prometheus metrics, the coordinator's live page and its JSON,
+        // served over HTTP (--http); and the trace-event files of --trace.
+        .target(
+            name: "SqueezeObservability",
+            dependencies: [
+                "SqueezeProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The client side of the cluster protocol: submit, follow, cancel, status.
@@ -111,7 +133,7 @@ let package = Package(
         .executableTarget(
             name: "squeeze",
             dependencies: [
-                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip", "SqueezeJournal", "SqueezeDropIn",
+                "SqueezeCoordinator", "SqueezeWorker", "SqueezeClient", "SqueezeZMQ", "SqueezeProtocol", "SqueezeIO", "SqueezeGzip", "SqueezeJournal", "SqueezeDropIn", "SqueezeObservability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -132,6 +154,7 @@ let package = Package(
         .testTarget(name: "SqueezeArchiveTests", dependencies: ["SqueezeArchive", "SqueezeIO"]),
         .testTarget(name: "SqueezeDropInTests", dependencies: ["SqueezeDropIn", "SqueezeIO"]),
         .testTarget(name: "SqueezeJournalTests", dependencies: ["SqueezeJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SqueezeObservabilityTests", dependencies: ["SqueezeObservability", "SqueezeProtocol", .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus")]),
         .testTarget(name: "IntegrationTests", dependencies: ["SqueezeIO", "SqueezeProtocol", "SqueezeZMQ"]),
     ],
     swiftLanguageModes: [.v6]

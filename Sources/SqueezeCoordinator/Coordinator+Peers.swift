@@ -1,3 +1,4 @@
+import SqueezeIO
 import Logging
 import SqueezeProtocol
 
@@ -56,6 +57,8 @@ extension Coordinator {
     /// not read the source): the item goes to a worker it has not gone wrong on, or its files
     /// fail when none is left (`Scheduler.reopen`).
     func reopen(_ key: ItemKey, refusing peer: [UInt8], reason: String) {
+        traces[key.job]?.refused(key.item, at: MonotonicClock.micros())
+        metrics.itemsRequeued.increment()
         if scheduler.reopen(key, refusing: peer) == .giveUp { failFiles(of: key, reason: reason) }
     }
 

@@ -225,6 +225,7 @@ extension Coordinator {
     /// counted, logged the first time, and quarantined at the threshold (logged once more).
     func refuse(_ key: ItemKey, from peer: [UInt8], reason: String) {
         verification.refusedResults += 1
+        metrics.refusedResults.increment()
         reopen(key, refusing: peer, reason: "its result failed the check: \(reason)")
         strike(peer, reason: reason, item: key)
     }

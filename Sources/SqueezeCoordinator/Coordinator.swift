@@ -1,3 +1,4 @@
+import CoreMetrics
 import DequeModule
 import Foundation
 import Logging
@@ -40,6 +41,8 @@ public actor Coordinator {
     var scheduler: Scheduler
     private var nextJobID: UInt64 = 1
     private var finished: [JobStatus] = []
+    /// Ended jobs in the history, newest first (as `status` lists them).
+    var finishedJobs: [JobStatus] { finished }
     /// How recently ended jobs ended, for a client that attaches after the fact (newest first).
     var endedJobs: [(accepted: JobAccepted, summary: JobSummary)] = []
     private var lastHeartbeat = ContinuousClock.now
@@ -55,9 +58,19 @@ public actor Coordinator {
     /// remove their temporaries.
     var discardsPending: [UInt64: Int] = [:]
     /// Malformed or unexpected messages received and dropped.
-    public private(set) var malformedMessages = 0
+    public private(set) var malformedMessages = 0 {
+        didSet { metrics.malformedMessages.increment(by: max(0, malformedMessages - oldValue)) }
+    }
     /// Results dropped because their item was already done or their job had ended.
-    public internal(set) var lateResults = 0
+    public internal(set) var lateResults = 0 {
+        didSet { metrics.lateResults.increment(by: max(0, lateResults - oldValue)) }
+    }
+    /// What the coordinator counts for Prometheus.
+    let metrics: CoordinatorMetrics
+    /// Traces of the jobs that asked for one (`JobRequest.trace`).
+    var traces: [UInt64: JobTrace] = [:]
+    /// How each worker's clock maps onto this one's, for traces.
+    var clocks = ClockOffsets()
     /// Warnings a peer can repeat at will are logged at most once per interval each.
     var warnings = WarningThrottle(interval: Coordinator.warningInterval)
     /// Numbers each by-reference dispatch; pieces carry it in their names (fencing).
@@ -76,6 +89,7 @@ public actor Coordinator {
         self.configuration = configuration
         self.context = context
         self.logger = logger
+        metrics = CoordinatorMetrics(factory: configuration.metricsFactory ?? NOOPMetricsHandler.instance)
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
         verification.audit = VerifierAudit(interval: configuration.auditInterval)
@@ -313,6 +327,7 @@ public actor Coordinator {
         for await dispatch in dispatches {
             let outcome: Result<[WorkBlock], ReadFailures>
             var sources: [BlockRef: SourceBlock] = [:]
+            let readStart = dispatch.traced ? MonotonicClock.micros() : 0
             do {
                 (outcome, sources) = try await pool.run { [readBuffers] in
                     let outcome = Self.read(dispatch, into: readBuffers)
@@ -322,6 +337,7 @@ public actor Coordinator {
             } catch {
                 outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
             }
+            if dispatch.traced { await traceRead(dispatch, from: readStart, to: MonotonicClock.micros()) }
             switch outcome {
             case .success(let blocks):
                 if dispatch.verify { await recordSources(ItemKey(job: dispatch.job, item: dispatch.item), sources) }
@@ -383,7 +399,7 @@ public actor Coordinator {
     }
 
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
-        var writer = OutputWriter(pool: pool, journal: configuration.journal, delayPerBlock: configuration.writeDelayForTesting)
+        var writer = OutputWriter(pool: pool, journal: configuration.journal, delayPerBlock: configuration.writeDelayForTesting, metrics: metrics)
         for await command in commands {
             for outcome in await writer.handle(command) {
                 switch outcome {
@@ -497,6 +513,7 @@ public actor Coordinator {
         }
         jobs[id] = job
         jobOrder.append(id)
+        if request.trace == true { traces[id] = JobTrace(jobID: id, start: MonotonicClock.micros()) }
         if !configuration.verifyResults || request.verify == false { verification.uncheckedJobs.insert(id) }
         scheduler.addJob(id, items: 0, window: 1, engine: setting.engine, client: client)
         let first = prepared.firstBatch
@@ -528,6 +545,8 @@ public actor Coordinator {
         }
         for note in batch.skipped { job.sink.yield(.skipped(note)) }
         for note in batch.failed { job.sink.yield(.fileFailed(note)) }
+        metrics.filesSkipped.increment(by: batch.skipped.count)
+        metrics.filesFailed.increment(by: batch.failed.count)
         job.skipped += batch.skipped
         job.failed += batch.failed
         job.keep(batch.kept)
@@ -538,6 +557,7 @@ public actor Coordinator {
         }
         job.lastCreatedFolder = batch.lastCreatedFolder
         job.add(files: batch.files, items: items)
+        traces[id]?.queued(items.lazy.map(\.id), at: MonotonicClock.micros())
         job.dirty = true
         let window = self.window(for: job)
         jobs[id] = job
@@ -715,7 +735,13 @@ public actor Coordinator {
                 quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)) ? true : nil,
                 refusedResults: verification.quarantine.strikes(of: verification.identity(of: worker.routingID)))
         }.sorted { $0.workerID < $1.workerID }
-        let running = jobOrder.compactMap { jobs[$0] }.map { $0.status(now: now) }
+        let running = jobOrder.compactMap { jobs[$0] }.map { job in
+            var status = job.status(now: now)
+            let snapshot = job.snapshot(workers: workers.count, now: now)
+            status.active = snapshot.active
+            status.scanning = snapshot.scanning
+            return status
+        }
         var status = ClusterStatus(workers: workerList, jobs: running + finished, lateResults: lateResults, malformedMessages: malformedMessages,
             coordinatorCPUSeconds: ProcessCPU.seconds())
         status.refusedResults = verification.refusedResults
@@ -743,6 +769,10 @@ public actor Coordinator {
         var final = job
         if final.state == .running { final.state = .completed }
         let summary = final.summary(now: now)
+        metrics.jobsEnded[final.state]?.increment()
+        if var trace = traces.removeValue(forKey: id), let chunk = trace.finish(at: MonotonicClock.micros()) {
+            final.sink.yield(.trace(chunk))
+        }
         final.sink.yield(.progress(final.snapshot(workers: workers.count, now: now)))
         final.sink.yield(.finished(summary))
         final.sink.finish()
@@ -752,6 +782,7 @@ public actor Coordinator {
         finished.insert(final.status(now: now), at: 0)
         if finished.count > configuration.historyJobs { finished.removeLast(finished.count - configuration.historyJobs) }
         logger.info("job ended", metadata: ["job": "\(id)", "state": "\(final.state)", "failed": "\(job.failed.count)"])
+        updateGauges()
     }
 
     private func checkFinished(_ id: UInt64) {
@@ -832,12 +863,16 @@ public actor Coordinator {
             // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
             if verification.quarantine.isQuarantined(verification.identity(of: peer)) { scheduler.quarantine(peer) }
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
-            send(.welcome(Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)), to: peer)
+            var welcome = Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)
+            welcome.timings = true
+            clocks.forget(peer)
+            send(.welcome(welcome), to: peer)
             logger.info("worker joined", metadata: [
                 "worker": "\(hello.workerID)", "host": "\(hello.host)", "slots": "\(hello.slots)", "storage": "\(record.storage.rawValue)",
             ])
             for id in jobOrder { assignStorage(worker: peer, job: id) }
             pump()
+            updateGauges()
         case .heartbeat:
             if workers[peer] != nil {
                 workers[peer]?.lastHeard = now
@@ -877,6 +912,7 @@ public actor Coordinator {
             // Only the worker holding the item can fail it, and then it is tried elsewhere.
             switch scheduler.verdict(key, from: peer) {
             case .accepted:
+                traces[key.job]?.answered(key.item, by: peer, at: MonotonicClock.micros(), won: false, outcome: "failed")
                 itemWentWrong(key, on: peer, reason: "compression failed: \(String(failure.reason.prefix(200)))")
             case .late, .notAssigned:
                 let verdict = scheduler.fail(key, from: peer)  // frees a slower copy's credit
@@ -887,6 +923,22 @@ public actor Coordinator {
             pump()
         case .discarded(let job):
             freed(job: job, by: peer)
+        case .timing(let timing):
+            guard let worker = workers[peer] else { return }
+            workers[peer]?.lastHeard = now
+            if let defect = timing.defect(slots: worker.hello.slots) {
+                countMalformed(ProtocolError.malformed("timing: \(defect)"), from: peer)
+                return
+            }
+            let received = MonotonicClock.micros()
+            clocks.sample(peer, sent: timing.endedAt, received: received)
+            if traces[timing.jobID] != nil, let offset = clocks.offset(of: peer) {
+                traces[timing.jobID]?.timing(timing, from: peer, offset: offset, receivedAt: received)
+            }
+        case .clock(let micros):
+            guard workers[peer] != nil else { return }
+            workers[peer]?.lastHeard = now
+            clocks.sample(peer, sent: micros, received: MonotonicClock.micros())
         case .goodbye:
             if let worker = workers[peer] {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
@@ -1006,6 +1058,7 @@ public actor Coordinator {
         case .late, .notAssigned:
             let verdict = scheduler.complete(key, from: peer)  // frees a slower copy's credit
             countLate(verdict, of: "result", key: key, from: peer)  // the first result won, the job ended, or the item was taken back
+            traces[key.job]?.answered(key.item, by: peer, at: MonotonicClock.micros(), won: false)
             return nil
         case .unknownItem:
             countMalformed(ProtocolError.malformed("result for unknown item \(key.item)"), from: peer)
@@ -1034,7 +1087,9 @@ public actor Coordinator {
                 return nil
             }
         }
+        if let since = scheduler.heldSince(key, by: peer) { CoordinatorMetrics.record(.now - since, in: metrics.itemDuration) }
         _ = scheduler.complete(key, from: peer)
+        traces[key.job]?.answered(key.item, by: peer, at: MonotonicClock.micros(), won: true)
         return expected
     }
 
@@ -1045,7 +1100,11 @@ public actor Coordinator {
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         job.sentBlocks.removeValue(forKey: key.item)
         job.dirty = true
-        for case .bytes(let block)? in blocks { job.bytesRelayed += UInt64(block.rawLength) }
+        for case .bytes(let block)? in blocks {
+            job.bytesRelayed += UInt64(block.rawLength)
+            metrics.relayedBytes.increment(by: block.rawLength)
+        }
+        if checksResults(of: key.job) { traces[key.job]?.verified(key.item, at: MonotonicClock.micros()) }
         // Pieces of multi-block files wait on disk for their stitch, not in a writer's memory:
         // they do not hold the window. A file with any block from a remote worker is joined
         // by a writer instead (its pieces so far go there too).
@@ -1300,6 +1359,8 @@ public actor Coordinator {
         restartStitches(now: .now, leaving: peer)
         for id in jobOrder { freed(job: id, by: peer, all: true) }
         let held = scheduler.removeWorker(peer)
+        metrics.itemsRequeued.increment(by: held.count)
+        for id in traces.keys { traces[id]?.workerLost(peer, at: MonotonicClock.micros()) }
         if !held.isEmpty {
             logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
         }
@@ -1367,8 +1428,10 @@ public actor Coordinator {
             writerSinks[partition].yield(.flush)
         }
         writersToFlush.removeAll(keepingCapacity: true)
+        updateGauges()
         for id in jobOrder {
             guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }
+            if traces[id] != nil { sampleTrace(of: job) }
             job.dirty = false
             job.lastProgress = now
             job.sink.yield(.progress(job.snapshot(workers: workers.count, now: now)))
@@ -1386,11 +1449,19 @@ public actor Coordinator {
             while let assignment = scheduler.nextAssignment() {
                 if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
                     guard let work = makeReference(assignment) else { continue }
+                    if traces[work.jobID] != nil {
+                        traceDispatch(assignment, blocks: work.blocks.count, bytes: work.blocks.reduce(0) { $0 + $1.dataLength })
+                    }
                     send(.workRef(work), to: assignment.worker)
                     for check in verification.outgoing.take(for: assignment.worker) { sendVerify(check, to: assignment.worker) }
                 } else {
                     guard var dispatch = makeDispatch(assignment) else { continue }
                     dispatch.checks = verification.outgoing.take(for: assignment.worker)
+                    if traces[dispatch.job] != nil {
+                        dispatch.traced = true
+                        traceDispatch(assignment, blocks: dispatch.blocks.count,
+                                      bytes: dispatch.blocks.reduce(0) { $0 + $1.readRange.count - $1.dictionaryLength })
+                    }
                     dispatchSink.yield(dispatch)
                 }
             }
@@ -1539,6 +1610,7 @@ public actor Coordinator {
         }
         // The item's other blocks are still good; send it again without the failed files.
         scheduler.requeue(ItemKey(job: dispatch.job, item: dispatch.item), from: dispatch.routingID)
+        metrics.itemsRequeued.increment()
         pump()
     }
 
@@ -1546,12 +1618,14 @@ public actor Coordinator {
     /// move past it and the job forgets it.
     private func retire(_ key: ItemKey, in job: inout JobRecord, settling: Bool = false) {
         if settling { scheduler.settle(key) } else { scheduler.written(key) }
+        traces[key.job]?.written(key.item, at: MonotonicClock.micros())
         job.items.removeValue(forKey: key.item)
     }
 
     /// `retire` with settling, for a job in the table.
     func settle(_ key: ItemKey) {
         scheduler.settle(key)
+        traces[key.job]?.written(key.item, at: MonotonicClock.micros())
         jobs[key.job]?.items.removeValue(forKey: key.item)
     }
 
@@ -1582,6 +1656,7 @@ public actor Coordinator {
         defer { if moved { pump() } }
         job.bytesDone += progress.rawBytes
         job.bytesOut += progress.outputBytes
+        metrics.outputBytes.increment(by: progress.outputBytes)
         job.open[progress.key.file]?.written += progress.rawBytes
         job.inProgress.insert(progress.key.file)
         job.dirty = true
@@ -1589,6 +1664,8 @@ public actor Coordinator {
             job.filesFinished += 1
             job.filesCompressed += 1
             job.bytesIn += file.stamp.size
+            metrics.inputBytes.increment(by: file.stamp.size)
+            metrics.filesDone.increment()
             job.sink.yield(.fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
         }
         jobs[progress.key.job] = job
@@ -1614,6 +1691,7 @@ public actor Coordinator {
         job.bytesDone += file.stamp.size - min(file.stamp.size, open.written)
         let note = EntryNote(path: file.relativePath.display, reason: reason)
         job.failed.append(note)
+        metrics.filesFailed.increment()
         job.sink.yield(.fileFailed(note))
         // A stitch of it may be under way; its answer will find nothing to adopt.
         job.stitchPieces.removeValue(forKey: key.file)

@@ -1,3 +1,4 @@
+import CoreMetrics
 import SqueezeJournal
 
 /// Tunables of a coordinator; defaults are the measured choices documented in docs/.
@@ -70,6 +71,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// A test hook: each block a writer appends waits this long first, like a slow disk, so a
     /// test can show that a slow writer slows dispatch instead of growing memory. Nil in use.
     public var writeDelayForTesting: Duration?
+    /// Where the coordinator's metrics go (`CoordinatorMetrics`): a Prometheus factory for
+    /// `--http`; nil counts nothing. Given here, not through `MetricsSystem.bootstrap`, so
+    /// coordinators in one process (tests, embedded runs) keep separate counts.
+    public var metricsFactory: (any MetricsFactory)?
 
     /// The defaults.
     public init(

@@ -18,4 +18,6 @@ struct Dispatch: Sendable {
     /// Checks for this worker that wait for this message (`OutgoingChecks`): sent right after
     /// it, in the same wake of the endpoint.
     var checks: [VerifyRequest] = []
+    /// The job is traced: the reader reports when it read the item.
+    var traced = false
 }

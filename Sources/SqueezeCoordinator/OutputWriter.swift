@@ -70,8 +70,12 @@ struct OutputWriter {
     /// Microseconds each appended block waits first (the slow-disk test hook); 0 in use.
     private let delayPerBlock: UInt32
 
-    init(pool: BlockingIOPool, journal: Journal? = nil, delayPerBlock: Duration? = nil) {
+    /// Where write and fsync latencies go.
+    private let metrics: CoordinatorMetrics?
+
+    init(pool: BlockingIOPool, journal: Journal? = nil, delayPerBlock: Duration? = nil, metrics: CoordinatorMetrics? = nil) {
         self.pool = pool
+        self.metrics = metrics
         self.journal = journal
         let micros = delayPerBlock.map { min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 } ?? 0
         self.delayPerBlock = UInt32(clamping: max(0, micros))
@@ -124,6 +128,8 @@ struct OutputWriter {
     /// A whole member a shared-storage worker wrote: checked and taken over as the output's
     /// temporary, to be published with the next batch. No byte is copied.
     private mutating func adopt(_ piece: PieceBlock, spec: OutputSpec) async -> Result<Progress, WriteFailure> {
+        let began = ContinuousClock.now
+        defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.writeDuration) } }
         do {
             let file = try await pool.run {
                 try AtomicOutputFile(adopting: piece.path, finalPath: spec.outputPath, expectedSize: piece.length)
@@ -174,6 +180,8 @@ struct OutputWriter {
         let existing = state.file
         let toWrite = chunks
         let delay = delayPerBlock
+        let began = ContinuousClock.now
+        defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.writeDuration) } }
         do {
             let file = try await pool.run {
                 if delay > 0 { usleep(delay * UInt32(clamping: toWrite.count)) }
@@ -223,6 +231,8 @@ struct OutputWriter {
         let batch = sealed
         sealed.removeAll()
         let journal = journal
+        let began = ContinuousClock.now
+        defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.fsyncDuration) } }
         let outcomes = try? await pool.run { () -> [Result<Progress, WriteFailure>] in
             var syncErrors: [UInt64: String] = [:]
             for device in Set(batch.map(\.file.device)) {

@@ -87,6 +87,25 @@ struct Scheduler: Sendable {
     /// Items `id` holds now (0 for an unknown worker).
     func busy(_ id: [UInt8]) -> Int { workers[id]?.inFlight.count ?? 0 }
 
+    /// Since when `worker` holds `item`, or nil when it does not.
+    func heldSince(_ item: ItemKey, by worker: [UInt8]) -> ContinuousClock.Instant? {
+        holders[item]?.first { $0.worker == worker }?.since
+    }
+
+    /// Items out with workers, over all jobs (a copy out twice counts twice).
+    var itemsInFlight: Int { holders.values.reduce(0) { $0 + $1.count } }
+
+    /// Items planned and not yet handed out, over all jobs, or for job `id`.
+    func itemsQueued(job id: UInt64? = nil) -> Int {
+        guard let id else { return jobs.values.reduce(0) { $0 + $1.queuedCount } }
+        return jobs[id]?.queuedCount ?? 0
+    }
+
+    /// Items of job `id` out with workers.
+    func itemsInFlight(job id: UInt64) -> [ItemKey] {
+        holders.keys.filter { $0.job == id }
+    }
+
     // MARK: - Jobs
 
     /// Adds a job of `items` items (ids 0..<items), dispatched at most `window` items ahead of

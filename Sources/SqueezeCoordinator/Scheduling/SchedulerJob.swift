@@ -65,6 +65,9 @@ struct SchedulerJob: Sendable {
         return next < lowWater &+ UInt64(window)
     }
 
+    /// Items waiting to be sent: never sent, or to send again.
+    var queuedCount: Int { pending.count + retry.count }
+
     /// Whether anything can be sent now.
     var hasDispatchable: Bool { !retry.isEmpty || canDispatchPending }
 
