@@ -50,6 +50,9 @@ struct CompressCommand: AsyncParsableCommand {
     @Flag(help: "One JSON event per line on stdout.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write a timeline of the job to FILE (Chrome trace-event JSON: open it in ui.perfetto.dev or chrome://tracing): every item on its worker's slot, with its phases.", valueName: "FILE"))
+    var trace: String?
+
     func validate() throws {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         if resume && force { throw ValidationError("--resume keeps finished outputs, --force replaces them: choose one") }
@@ -63,6 +66,8 @@ struct CompressCommand: AsyncParsableCommand {
         var request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
                                  engine: compression.engine, tar: tar ? true : nil)
         request.blockSize = blockSize?.bytes
+        request.trace = trace == nil ? nil : true
+        let traceOutput = trace.map(TraceOutput.init(path:))
         var settings = CoordinatorConfiguration()
         // The workers are this process's own threads: no answer comes from anyone else.
         settings.verifyResults = false
@@ -79,19 +84,22 @@ struct CompressCommand: AsyncParsableCommand {
             }
         }
         settings.journal = journal?.journal
-        let outcome = await run(request, settings: settings, resuming: journal?.earlier)
+        let outcome = await run(request, settings: settings, resuming: journal?.earlier, trace: traceOutput)
         if let journal {
             try? await BlockingIOPool.runOnce { journal.end(after: outcome) }
         }
+        try await traceOutput?.finish(json: json)
         try ExitStatus.finish(outcome)
     }
 
     /// Runs the coordinator and the workers until the job ends; the job's summary, or why it
     /// could not run.
-    private func run(_ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?) async -> Result<JobSummary?, any Error> {
+    private func run(
+        _ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?, trace: TraceOutput?
+    ) async -> Result<JobSummary?, any Error> {
         do {
             return try await ZMQRuntime.run { context in
-                await run(request, settings: settings, resuming: earlier, context: context)
+                await run(request, settings: settings, resuming: earlier, trace: trace, context: context)
             }
         } catch {
             return .failure(error)
@@ -99,7 +107,7 @@ struct CompressCommand: AsyncParsableCommand {
     }
 
     private func run(
-        _ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?, context: ZMQContext
+        _ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?, trace: TraceOutput?, context: ZMQContext
     ) async -> Result<JobSummary?, any Error> {
         let coordinator = Coordinator(configuration: settings, context: context)
         let address = "inproc://squeeze-workers"
@@ -149,7 +157,7 @@ struct CompressCommand: AsyncParsableCommand {
                     if interrupted.withLockedValue({ $0 }) {
                         await coordinator.cancel(job: accepted.jobID, reason: "interrupted")
                     }
-                    var renderer = ProgressRenderer(mode: mode)
+                    var renderer = ProgressRenderer(mode: mode, trace: trace)
                     return .success(await renderer.follow(events))
                 } catch {
                     return .failure(error)

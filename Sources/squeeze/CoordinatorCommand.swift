@@ -3,8 +3,10 @@ import Foundation
 import Logging
 import SqueezeCoordinator
 import SqueezeIO
+import SqueezeObservability
 import SqueezeProtocol
 import SqueezeZMQ
+import ServiceLifecycle
 
 /// `squeeze coordinator`: the long-running service clients submit jobs to and workers
 /// connect to.
@@ -69,6 +71,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Ended jobs older than this leave the journal's history, e.g. 12h (default: 30d).")
     var historyAge: Interval?
 
+    @Option(help: ArgumentHelp("Serve Prometheus metrics (/metrics), the live page (/) and its JSON (/api/status) over HTTP here: PORT or HOST:PORT, loopback unless a host is given.", valueName: "[HOST:]PORT"))
+    var http: String?
+
     @Option(help: .hidden)
     var testWriteDelay: Interval?
 
@@ -81,6 +86,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             throw ValidationError("--heartbeat must be between \(milliseconds.lowerBound)ms and \(milliseconds.upperBound / 1000)s")
         }
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
+        if let http { _ = try HTTPEndpoint.address(http) }
         guard (0...100_000).contains(history) else { throw ValidationError("--history must be 0-100000") }
         if noState && state != nil { throw ValidationError("--state and --no-state exclude each other") }
         for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
@@ -106,6 +112,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.verifyResults = !noVerify
         settings.historyJobs = history
         if let historyAge { settings.historyAge = historyAge.duration }
+        let exposition = http.map { _ in MetricsExposition(durationBuckets: CoordinatorMetrics.durationBuckets) }
+        settings.metricsFactory = exposition?.factory
         if !noState {
             let folder = state ?? StateFolder.defaultPath()
             settings.journal = try await BlockingIOPool.runOnce { try StateFolder.openJournal(in: folder) }
@@ -123,8 +131,14 @@ struct CoordinatorCommand: AsyncParsableCommand {
                     "curve": "\(security.map { "key \($0.keys.own.publicKey.z85)" } ?? "off")",
                 ])
             }
+            var services: [any Service] = [service]
+            if let http, let exposition {
+                let feed = DashboardFeed(version: Squeeze.configuration.version) { await coordinator.status() }
+                // First: the page and metrics stay up until the coordinator has drained.
+                services.insert(try HTTPEndpoint.server(http, role: "coordinator", metrics: exposition, feed: feed, logger: logger), at: 0)
+            }
             do {
-                try await ServiceRunner.run(service, grace: .seconds(10), logger: logger)
+                try await ServiceRunner.run(services, grace: .seconds(10), logger: logger)
             } catch {
                 FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
                 throw ExitCode(1)

@@ -13,6 +13,8 @@ struct JobFollower {
     /// Whether re-attaching takes the job over (its silence then cancels the job, as the
     /// submitter's does) or only watches it.
     let owner: Bool
+    /// Where the job's `trace` events go, for `--trace`.
+    var trace: TraceOutput? = nil
     /// How long a silent coordinator is waited for.
     var grace: Duration = .seconds(30)
 
@@ -22,8 +24,8 @@ struct JobFollower {
         client.follow(job: jobID)
         while true {
             do {
-                return try await client.withLiveness { [mode] in
-                    var renderer = ProgressRenderer(mode: mode)
+                return try await client.withLiveness { [mode, trace] in
+                    var renderer = ProgressRenderer(mode: mode, trace: trace)
                     return await renderer.follow(client.jobEvents())
                 }
             } catch let error as ClientError {

@@ -16,8 +16,12 @@ struct ProgressRenderer {
         return encoder
     }()
 
-    init(mode: OutputMode) {
+    /// Where `trace` events go (`--trace`); nil when none are asked for.
+    let trace: TraceOutput?
+
+    init(mode: OutputMode, trace: TraceOutput? = nil) {
         self.mode = mode
+        self.trace = trace
     }
 
     /// Shows every event until the job's `finished` event, which it returns.
@@ -30,6 +34,14 @@ struct ProgressRenderer {
     }
 
     mutating func show(_ event: JobEvent) {
+        switch event {
+        case .started(let start): trace?.started(start)
+        case .trace(let chunk):
+            // For the trace file only: the JSON lines stay readable.
+            trace?.add(chunk)
+            return
+        default: break
+        }
         if mode == .json {
             if let data = try? encoder.encode(event) {
                 FileHandle.standardOutput.write(data + Data([0x0a]))
@@ -50,7 +62,7 @@ struct ProgressRenderer {
         case .fileFailed(let note):
             clearLive()
             err("squeeze: \(note.path): \(note.reason)")
-        case .fileDone:
+        case .fileDone, .trace:
             break
         case .progress(let snapshot):
             if mode == .live {

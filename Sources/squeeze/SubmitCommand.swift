@@ -50,7 +50,14 @@ struct SubmitCommand: AsyncParsableCommand {
     @Flag(help: "Publish this job's outputs without checking the workers' answers.")
     var noVerify = false
 
+    @Option(help: ArgumentHelp("Write a timeline of the job to FILE (Chrome trace-event JSON: open it in ui.perfetto.dev or chrome://tracing): every item on its worker's slot, with its phases.", valueName: "FILE"))
+    var trace: String?
+
     @OptionGroup var curve: CurveClientOptions
+
+    func validate() throws {
+        if detach && trace != nil { throw ValidationError("--trace follows the job to write its timeline: drop --detach") }
+    }
 
     func run() async throws {
         try compression.check()
@@ -58,11 +65,14 @@ struct SubmitCommand: AsyncParsableCommand {
         LogSetup.bootstrap(defaultLevel: .warning)
         try await ZMQRuntime.run { context in
             let client = try await ClusterClient.connect(to: coordinator, context: context, curve: keys)
-            let request = JobRequest(
+            var asked = JobRequest(
                 source: source, destination: destination, level: compression.level, force: force,
                 blockSize: blockSize?.bytes, detached: detach ? true : nil, engine: compression.engine,
                 verify: noVerify ? false : nil, submitter: "\(NSUserName())@\(ProcessInfo.processInfo.hostName)",
                 tar: tar ? true : nil)
+            asked.trace = trace == nil ? nil : true
+            let request = asked
+            let traceOutput = trace.map(TraceOutput.init(path:))
             let mode = OutputMode.choose(json: json)
             let jobID = NIOLockedValueBox<UInt64?>(nil)
             let interrupts = NIOLockedValueBox(0)
@@ -84,11 +94,12 @@ struct SubmitCommand: AsyncParsableCommand {
                     await client.close()
                     return
                 }
-                outcome = .success(try await JobFollower(client: client, jobID: accepted.jobID, mode: mode, owner: true).run())
+                outcome = .success(try await JobFollower(client: client, jobID: accepted.jobID, mode: mode, owner: true, trace: traceOutput).run())
             } catch {
                 outcome = .failure(error)
             }
             await client.close()
+            try await traceOutput?.finish(json: json)
             try ExitStatus.finish(outcome)
         }
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ServiceLifecycle
 import SqueezeGzip
+import SqueezeObservability
 import SqueezeProtocol
 import SqueezeWorker
 import SqueezeZMQ
@@ -37,9 +39,13 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var testItemDelay: Interval?
+    @Option(help: ArgumentHelp("Serve Prometheus metrics (/metrics) over HTTP here: PORT or HOST:PORT, loopback unless a host is given.", valueName: "[HOST:]PORT"))
+    var http: String?
+
     @OptionGroup var curve: CurveClientOptions
 
     func validate() throws {
+        if let http { _ = try HTTPEndpoint.address(http) }
         if let id, WorkerHello(workerID: id, host: "-", slots: 1, pid: 0).defect != nil {
             throw ValidationError("--id must be 1-\(WorkerHello.maxNameBytes) bytes without control characters")
         }
@@ -79,9 +85,15 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.storage = storage
             settings.itemDelayForTesting = testItemDelay?.duration
             settings.curve = keys
+            let exposition = http.map { _ in MetricsExposition(durationBuckets: WorkerMetrics.durationBuckets) }
+            settings.metricsFactory = exposition?.factory
             let worker = Worker(configuration: settings, context: context, logger: logger)
+            var services: [any Service] = [WorkerService(worker: worker)]
+            if let http, let exposition {
+                services.insert(try HTTPEndpoint.server(http, role: "worker", metrics: exposition, feed: nil, logger: logger), at: 0)
+            }
             logger.info("starting", metadata: ["worker": "\(settings.workerID)", "slots": "\(settings.slots)", "coordinator": "\(coordinator)", "curve": "\(keys.map { "key \($0.own.publicKey.z85)" } ?? "off")"])
-            try await ServiceRunner.run(WorkerService(worker: worker), grace: settings.drainGrace + .seconds(5), logger: logger)
+            try await ServiceRunner.run(services, grace: settings.drainGrace + .seconds(5), logger: logger)
             logger.info("stopped", metadata: ["worker": "\(settings.workerID)", "items": "\(worker.itemsDone)"])
         }
     }
