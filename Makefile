@@ -1,20 +1,27 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client
+# Only for make test-browser: a real browser for the live page.
+BROWSER_PACKAGES := chromium
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
+.PHONY: all deps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
 
 all: build
 
-# Installs the system packages the build and tests need, with apt-get, only when missing.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# In a recipe: installs the Debian packages $(1) that are missing, with apt-get.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+endef
+
+# Installs the system packages the build and tests need, with apt-get, only when missing.
+deps:
+	$(call apt_install,$(DEB_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -27,6 +34,14 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
+
+# The coordinator's live page in headless Chromium while a real job runs (Tests/browser): the
+# workers, the job and a percentage that moves; the screenshot is kept in .build/test-artefacts.
+# About 30 s after the build; CI runs it after make test.
+test-browser: deps
+	$(call apt_install,$(BROWSER_PACKAGES))
+	$(SWIFT) build
+	SQUEEZE_BIN=$(BIN_DIR)/squeeze bash Tests/browser/run.sh
 
 # The decoder fuzz test at length: FUZZ_ITERATIONS inputs (20 million by default, about 8
 # minutes in a debug build on this machine; make test runs 1 million with a fixed seed), from
@@ -73,6 +88,8 @@ tsan: deps
 #                    user and the folder needs no chown; SQUEEZE_UID / SQUEEZE_GID override.
 #   SQUEEZE_KEYS     the CURVE keys (compose/keys; made on first use)
 #   SQUEEZE_PORT     the coordinator's client port on the host (5555)
+#   SQUEEZE_HTTP_PORT the coordinator's live page and /metrics on the host (8080), bound to
+#                    SQUEEZE_HTTP_BIND (127.0.0.1; 0.0.0.0 to let other machines scrape it)
 #   SQUEEZE_IMAGE    the image (squeeze:latest)
 #   SQUEEZE_PROJECT  the compose project (squeeze, or $COMPOSE_PROJECT_NAME): another name runs
 #                    a second, separate deployment (compose-test does)
@@ -80,6 +97,8 @@ WORKERS ?= 3
 SQUEEZE_DATA ?= compose/data
 SQUEEZE_KEYS ?= compose/keys
 SQUEEZE_PORT ?= 5555
+SQUEEZE_HTTP_PORT ?= 8080
+SQUEEZE_HTTP_BIND ?= 127.0.0.1
 SQUEEZE_IMAGE ?= squeeze:latest
 SQUEEZE_PROJECT ?= $(or $(COMPOSE_PROJECT_NAME),squeeze)
 SQUEEZE_UID ?=
@@ -99,6 +118,7 @@ KEYS_DIR = $(abspath $(SQUEEZE_KEYS))
 RUN_UID = $(or $(SQUEEZE_UID),$$(stat -c %u "$(DATA_DIR)" 2>/dev/null))
 RUN_GID = $(or $(SQUEEZE_GID),$$(stat -c %g "$(DATA_DIR)" 2>/dev/null))
 COMPOSE_ENV = SQUEEZE_DATA="$(DATA_DIR)" SQUEEZE_KEYS="$(KEYS_DIR)" SQUEEZE_PORT="$(SQUEEZE_PORT)" \
+  SQUEEZE_HTTP_PORT="$(SQUEEZE_HTTP_PORT)" SQUEEZE_HTTP_BIND="$(SQUEEZE_HTTP_BIND)" \
   SQUEEZE_IMAGE="$(SQUEEZE_IMAGE)" SQUEEZE_UID="$(RUN_UID)" SQUEEZE_GID="$(RUN_GID)"
 DC = $(COMPOSE_ENV) $(COMPOSE) -p "$(SQUEEZE_PROJECT)" -f $(COMPOSE_FILE)
 

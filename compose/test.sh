@@ -40,6 +40,7 @@ owner=1234  # the data folder's owner: a user with no account in the image
 work=$(mktemp -d "${TMPDIR:-/tmp}/squeeze-compose.XXXXXX")
 data=$work/data
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 keys=$work/keys
 image=${SQUEEZE_IMAGE:-squeeze:latest}
 # The host's client uses the client key compose/keys.sh makes, as `make compose-submit` does.
@@ -56,7 +57,7 @@ fi
 mk() {
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SQUEEZE_UID -u SQUEEZE_GID -u COMPOSE_PROJECT_NAME \
     make -s --no-print-directory -C "$repo" "$@" SQUEEZE_PROJECT="$project" \
-    SQUEEZE_DATA="$data" SQUEEZE_PORT="$port" SQUEEZE_KEYS="$keys" SQUEEZE_IMAGE="$image"
+    SQUEEZE_DATA="$data" SQUEEZE_PORT="$port" SQUEEZE_HTTP_PORT="$http_port" SQUEEZE_KEYS="$keys" SQUEEZE_IMAGE="$image"
 }
 
 # What is left of the project: containers, networks, volumes (and pods, with podman).
@@ -216,6 +217,35 @@ verify "$data/set" "$data/set.squeezed"
 mk compose-status >"$work/status.out" 2>&1 || { cat "$work/status.out" >&2; fail "make compose-status"; }
 say "make compose-status:"
 cat "$work/status.out" >&2
+
+say "the page and metrics, published on the host's port $http_port"
+# Prometheus's own parser reads what a scrape of the published port gets.
+python3 - "http://127.0.0.1:$http_port" <<'PY' || fail "metrics on the published port"
+import json, sys, time, urllib.request
+from prometheus_client.parser import text_string_to_metric_families
+base = sys.argv[1]
+for _ in range(50):
+    samples = {}
+    for family in text_string_to_metric_families(urllib.request.urlopen(base + "/metrics", timeout=5).read().decode()):
+        for s in family.samples:
+            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    done = samples.get(("squeeze_files_total", (("result", "done"),)), 0)
+    if samples.get(("squeeze_workers", ())) == 3 and done == 60:
+        break
+    time.sleep(0.2)
+else:
+    sys.exit("metrics: workers %s, files done %s" % (samples.get(("squeeze_workers", ())), done))
+for _ in range(50):  # the page's data is sampled once a second
+    status = json.load(urllib.request.urlopen(base + "/api/status", timeout=5))
+    if status["jobs"] and status["jobs"][0]["state"] == "completed":
+        break
+    time.sleep(0.2)
+assert len(status["workers"]) == 3, status["workers"]
+assert status["jobs"][0]["state"] == "completed", status["jobs"]
+page = urllib.request.urlopen(base + "/", timeout=5).read().decode()
+assert "api/events" in page
+print("metrics: 3 workers, 60 files done; /api/status and / served", file=sys.stderr)
+PY
 
 say "job 2: make compose-up WORKERS=5 while it runs"
 before=$(status_json | python3 -c 'import json,sys; print(" ".join(w["workerID"] for w in json.load(sys.stdin)["workers"]))')
