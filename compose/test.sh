@@ -219,8 +219,9 @@ say "make compose-status:"
 cat "$work/status.out" >&2
 
 say "the page and metrics, published on the host's port $http_port"
-# Prometheus's own parser reads what a scrape of the published port gets.
-python3 - "http://127.0.0.1:$http_port" <<'PY' || fail "metrics on the published port"
+# Prometheus's own parser reads what a scrape of the published port gets (Debian's
+# python3-prometheus-client, which make deps installs: the system python, not one on PATH).
+/usr/bin/python3 - "http://127.0.0.1:$http_port" <<'PY' || fail "metrics on the published port"
 import json, sys, time, urllib.request
 from prometheus_client.parser import text_string_to_metric_families
 base = sys.argv[1]
