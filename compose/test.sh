@@ -109,11 +109,14 @@ for i in range(60):
             written += len(chunk)
             offset = 0
 PY
-# Job 2's folder, half as big again (hard links, no more disk), so that it outlasts the
+# Job 2's folder, three times as big (hard links, no more disk), so that it outlasts the
 # scale-up: `make compose-up` checks the build and the image before it starts new workers.
 mkdir -p "$data/wide"
 cp -al "$data/set/." "$data/wide/"
-for part in 0 1 2; do cp -al "$data/set/part-$part" "$data/wide/again-$part"; done
+for part in 0 1 2 3 4 5; do
+  cp -al "$data/set/part-$part" "$data/wide/again-$part"
+  cp -al "$data/set/part-$part" "$data/wide/thrice-$part"
+done
 chown -R "$owner:$owner" "$data"
 bytes=$(du -sb "$data/set" | cut -f1)
 say "engine $engine, project $project, client port $port, $bytes bytes of data owned by uid $owner"
