@@ -1361,6 +1361,8 @@ public actor Coordinator {
         let held = scheduler.removeWorker(peer)
         metrics.itemsRequeued.increment(by: held.count)
         for id in traces.keys { traces[id]?.workerLost(peer, at: MonotonicClock.micros()) }
+        // Worker ids are new each run: an offset kept past a worker's life would only pile up.
+        clocks.forget(peer)
         if !held.isEmpty {
             logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
         }
