@@ -23,6 +23,27 @@ extension Coordinator {
         for (state, gauge) in metrics.jobs { gauge.record(byState[state] ?? 0) }
     }
 
+    /// Starts tracing job `id`. Workers send `timing` and `clock` only while some job is
+    /// traced: the first traced job turns them on (before any of its items go out, on the same
+    /// sockets, so each of its items is timed).
+    func startTrace(of id: UInt64) {
+        let first = traces.isEmpty
+        traces[id] = JobTrace(jobID: id, start: MonotonicClock.micros())
+        if first { sendTimings(true) }
+    }
+
+    /// Ends job `id`'s trace and returns its last chunk; the last traced job turns workers'
+    /// timings off.
+    func endTrace(of id: UInt64) -> TraceChunk? {
+        guard var trace = traces.removeValue(forKey: id) else { return nil }
+        if traces.isEmpty { sendTimings(false) }
+        return trace.finish(at: MonotonicClock.micros())
+    }
+
+    private func sendTimings(_ on: Bool) {
+        for peer in workers.keys { send(.timings(on), to: peer) }
+    }
+
     /// Records that `assignment` went out, carrying `blocks` blocks of `bytes` bytes.
     func traceDispatch(_ assignment: Assignment, blocks: Int, bytes: Int) {
         let peer = assignment.worker

@@ -513,7 +513,7 @@ public actor Coordinator {
         }
         jobs[id] = job
         jobOrder.append(id)
-        if request.trace == true { traces[id] = JobTrace(jobID: id, start: MonotonicClock.micros()) }
+        if request.trace == true { startTrace(of: id) }
         if !configuration.verifyResults || request.verify == false { verification.uncheckedJobs.insert(id) }
         scheduler.addJob(id, items: 0, window: 1, engine: setting.engine, client: client)
         let first = prepared.firstBatch
@@ -770,9 +770,7 @@ public actor Coordinator {
         if final.state == .running { final.state = .completed }
         let summary = final.summary(now: now)
         metrics.jobsEnded[final.state]?.increment()
-        if var trace = traces.removeValue(forKey: id), let chunk = trace.finish(at: MonotonicClock.micros()) {
-            final.sink.yield(.trace(chunk))
-        }
+        if let chunk = endTrace(of: id) { final.sink.yield(.trace(chunk)) }
         final.sink.yield(.progress(final.snapshot(workers: workers.count, now: now)))
         final.sink.yield(.finished(summary))
         final.sink.finish()
@@ -864,7 +862,7 @@ public actor Coordinator {
             if verification.quarantine.isQuarantined(verification.identity(of: peer)) { scheduler.quarantine(peer) }
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
             var welcome = Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)
-            welcome.timings = true
+            welcome.timings = !traces.isEmpty
             clocks.forget(peer)
             send(.welcome(welcome), to: peer)
             logger.info("worker joined", metadata: [
@@ -1422,6 +1420,8 @@ public actor Coordinator {
             for id in jobOrder { removeWorkspaceOnceFreed(id, now: now) }
             pump()
             checkClients(now: now)
+            // Scrapes come seconds apart; joins and departures update the gauges at once.
+            updateGauges()
         }
         // Sealed outputs become durable and visible in batches, at most a tick late. Only
         // writers sent something since their last flush can hold a sealed output: a job whose
@@ -1430,7 +1430,6 @@ public actor Coordinator {
             writerSinks[partition].yield(.flush)
         }
         writersToFlush.removeAll(keepingCapacity: true)
-        updateGauges()
         for id in jobOrder {
             guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }
             if traces[id] != nil { sampleTrace(of: job) }

@@ -41,12 +41,15 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     /// Verifying worker → coordinator: what each block decoded to (binary table).
     case verified = 19
     /// Worker → coordinator, before an answer: when and on which slot the item ran (JSON
-    /// `ItemTiming`). Only to a coordinator whose `welcome` set `timings`.
+    /// `ItemTiming`). Only while timings are on (`welcome` set `timings`, or a `timings` said so).
     case timing = 27
     /// Worker → coordinator, with each heartbeat: the worker's monotonic clock in microseconds
     /// (8 bytes, signed little-endian), from which the coordinator measures its offset. Only
-    /// to a coordinator whose `welcome` set `timings`.
+    /// while timings are on.
     case clock = 28
+    /// Coordinator → worker: start (1) or stop (0) sending `timing` and `clock` (one byte). The
+    /// coordinator turns them on while some job is traced, so untraced jobs cost no extra message.
+    case timings = 29
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

@@ -27,6 +27,7 @@ public enum WireCodec {
             var writer = ByteWriter(capacity: 8)
             writer.write(UInt64(bitPattern: micros))
             return [header, ZMQFrame(writer.bytes)]
+        case .timings(let on): return [header, ZMQFrame([on ? 1 : 0])]
         case .submit(let body): return [header, ZMQFrame(json(body))]
         case .attach(let body): return [header, ZMQFrame(json(body))]
         case .submitted(let body): return [header, ZMQFrame(json(body))]
@@ -90,6 +91,7 @@ public enum WireCodec {
         case .itemFailed: message = .itemFailed(try json(parts))
         case .timing: message = .timing(try json(parts))
         case .clock: message = .clock(try clock(parts))
+        case .timings: message = .timings(try timings(parts))
         case .submit: message = .submit(try json(parts))
         case .attach: message = .attach(try json(parts))
         case .submitted: message = .submitted(try json(parts))
@@ -157,6 +159,14 @@ public enum WireCodec {
         try reader.expectEnd("clock")
         guard micros < UInt64(Int64.max / 4) else { throw .malformed("clock \(micros) µs out of range") }
         return Int64(micros)
+    }
+
+    private static func timings(_ parts: [ZMQFrame]) throws(ProtocolError) -> Bool {
+        try expectFrames(parts, 1)
+        guard parts[0].count == 1, let value = parts[0].first, value <= 1 else {
+            throw .malformed("timings body must be one byte, 0 or 1")
+        }
+        return value == 1
     }
 
     private static func jobID(_ parts: [ZMQFrame]) throws(ProtocolError) -> UInt64 {

@@ -42,6 +42,8 @@ public enum WireMessage: Sendable, Equatable {
     case timing(ItemTiming)
     /// Worker → coordinator: the worker's monotonic clock now, in microseconds.
     case clock(Int64)
+    /// Coordinator → worker: start (true) or stop (false) sending `timing` and `clock`.
+    case timings(Bool)
     /// Client → coordinator: start a job.
     case submit(JobRequest)
     /// Coordinator → client: the job was accepted.
@@ -83,6 +85,7 @@ public enum WireMessage: Sendable, Equatable {
         case .verified: .verified
         case .timing: .timing
         case .clock: .clock
+        case .timings: .timings
         case .submit: .submit
         case .submitted: .submitted
         case .jobEvent: .jobEvent

@@ -30,7 +30,7 @@ public final class Worker: Sendable {
         /// The coordinator's heartbeat rules, from `welcome`; the configuration's until then.
         var heartbeatInterval: Duration
         var liveness: Int
-        /// The coordinator asked for `timing` and `clock` messages.
+        /// The coordinator asked for `timing` and `clock` messages (while it traces some job).
         var timings = false
     }
 
@@ -251,11 +251,16 @@ public final class Worker: Sendable {
                     state.registered = true
                 }
                 if let defect { logger.warning("welcome with heartbeat rules out of range; keeping this worker's own: \(defect)") }
+                if welcome.timings == true { endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros())))) }
                 metrics.connected.record(1)
                 logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
             case .error(let reply):
                 // The coordinator refused this worker (its workerReady): say why, in one line.
                 logger.error("coordinator refused this worker: \(String(reply.message.prefix(300)).debugDescription)")
+            case .timings(let on):
+                state.withLockedValue { $0.timings = on }
+                // A first sample at once: the coordinator maps this worker's times from the start.
+                if on { endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros())))) }
             case .heartbeat:
                 break
             default:

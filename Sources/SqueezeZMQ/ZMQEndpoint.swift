@@ -59,12 +59,14 @@ public final class ZMQEndpoint: Sendable {
     /// Queues `message` for the I/O thread. Returns false when the endpoint has stopped.
     @discardableResult
     public func send(_ message: ZMQMessage) -> Bool {
-        let queued = state.withLockedValue { state in
-            guard !state.stopping else { return false }
+        // Only the first message into an empty outbox wakes the thread: it takes the whole
+        // outbox at once, so the others ride on that wake (one eventfd write per burst).
+        let (queued, wake) = state.withLockedValue { state in
+            guard !state.stopping else { return (false, false) }
             state.outbox.append(message)
-            return true
+            return (true, state.outbox.count == 1)
         }
-        if queued { wakeup.signal() }
+        if wake { wakeup.signal() }
         return queued
     }
 

@@ -145,6 +145,7 @@ enum Fixtures {
         case .itemFailed: [.itemFailed(failure)]
         case .timing: [.timing(timing)]
         case .clock: [.clock(0), .clock(1_234_567_890_123)]
+        case .timings: [.timings(true), .timings(false)]
         case .cancelJob: [.cancelJob(7), .cancelJob(0), .cancelJob(UInt64.max)]
         case .goodbye: [.goodbye]
         case .unknownPeer: [.unknownPeer]
