@@ -251,7 +251,7 @@ public final class Worker: Sendable {
                     state.registered = true
                 }
                 if let defect { logger.warning("welcome with heartbeat rules out of range; keeping this worker's own: \(defect)") }
-                if welcome.timings == true { endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros())))) }
+                if welcome.timings == true { sendClock(on: endpoint) }
                 metrics.connected.record(1)
                 logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
             case .error(let reply):
@@ -260,7 +260,7 @@ public final class Worker: Sendable {
             case .timings(let on):
                 state.withLockedValue { $0.timings = on }
                 // A first sample at once: the coordinator maps this worker's times from the start.
-                if on { endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros())))) }
+                if on { sendClock(on: endpoint) }
             case .heartbeat:
                 break
             default:
@@ -295,7 +295,7 @@ public final class Worker: Sendable {
             if now - lastHeard > interval * liveness { return .coordinatorLost }
             if now - lastSent >= interval {
                 endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
-                if state.withLockedValue({ $0.timings }) { endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros())))) }
+                if state.withLockedValue({ $0.timings }) { sendClock(on: endpoint) }
                 lastSent = now
             }
         }
@@ -352,6 +352,11 @@ public final class Worker: Sendable {
             count(answer, startedAt: startedAt, phases: phases)
         }
         return nil
+    }
+
+    /// This host's monotonic clock now, from which the coordinator measures its offset.
+    private func sendClock(on endpoint: ZMQEndpoint) {
+        endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros()))))
     }
 
     /// Tells a coordinator that asked for timings when and where an item ran.
