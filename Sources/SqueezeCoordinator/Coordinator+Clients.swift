@@ -77,6 +77,8 @@ extension Coordinator {
                     }
                 case .sendFailed(let message, let error):
                     await clientSendFailed(to: message.frames.first.map(Array.init) ?? [], error: error)
+                case .tick:
+                    break  // this endpoint has no clock; the workers' endpoint drives `tick`
                 }
             }
         }

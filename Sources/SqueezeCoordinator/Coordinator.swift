@@ -49,6 +49,8 @@ public actor Coordinator {
     private var stopping = false
     /// Set by `shutdown()` from any thread (a signal handler's callback, for one).
     private let shutdownFlag = Atomic<Bool>(false)
+    /// `shutdown()` yields here; `run`'s stopping task waits on it (kept if it comes first).
+    private let shutdownSignals = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private var shutdownRequested: Bool { shutdownFlag.load(ordering: .relaxed) }
     /// When each client was last heard from; judges the liveness of the jobs it follows.
     var clientsHeard: [[UInt8]: ContinuousClock.Instant] = [:]
@@ -134,7 +136,8 @@ public actor Coordinator {
                     .receiveHighWaterMark(100_000),
                 ] + (curve?.options ?? []),
                 bind: workerEndpoints,
-                handshakeFailures: curve?.handshakeFailures))
+                handshakeFailures: curve?.handshakeFailures,
+                tickInterval: Self.tickInterval))
             do {
                 clientEndpoint = clientEndpoints.isEmpty ? nil
                     : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
@@ -188,10 +191,8 @@ public actor Coordinator {
                 group.addTask { await self.serveClients(clientEndpoint) }
             }
             group.addTask {
-                while !Task.isCancelled, !self.shutdownFlag.load(ordering: .relaxed) {
-                    try? await Task.sleep(for: .milliseconds(100))
-                    await self.tick()
-                }
+                // Ends on `shutdown()` or when `run` is cancelled.
+                for await _ in self.shutdownSignals.stream { break }
                 await self.stop(reason: "coordinator shutting down")
                 // Give each client's final `finished` event a moment to leave before the socket closes.
                 let deadline = ContinuousClock.now + .seconds(3)
@@ -213,6 +214,7 @@ public actor Coordinator {
     /// temporaries removed. For graceful shutdown (SIGTERM).
     public nonisolated func shutdown() {
         shutdownFlag.store(true, ordering: .relaxed)
+        shutdownSignals.continuation.yield()
     }
 
     private func takeLeftWorkspaces() -> [JobWorkspace] {
@@ -319,6 +321,8 @@ public actor Coordinator {
                 }
             case .sendFailed(let message, let error):
                 await sendFailed(to: message.frames.first.map(Array.init) ?? [], error: error)
+            case .tick:
+                await tick()
             }
         }
     }
@@ -1396,6 +1400,11 @@ public actor Coordinator {
     func sendVerify(_ request: VerifyRequest, to peer: [UInt8]) {
         send(.verify(request), to: peer)
     }
+
+    /// How often the workers' endpoint ticks (every one to one and a half of it, riding with
+    /// messages when they flow): held checks, flushes and progress are at most that late;
+    /// heartbeats and deadlines are judged on the ticks.
+    static let tickInterval = Duration.milliseconds(100)
 
     private func tick() {
         let now = ContinuousClock.now

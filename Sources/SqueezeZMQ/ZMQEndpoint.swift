@@ -136,13 +136,15 @@ public final class ZMQEndpoint: Sendable {
             return
         }
         ready.resume()
-        pollLoop(socket: socket, monitor: monitor, correlation: configuration.correlation)
+        pollLoop(socket: socket, monitor: monitor, correlation: configuration.correlation, tickInterval: configuration.tickInterval)
         socket.close()
         monitor?.close()
         finish()
     }
 
-    private func pollLoop(socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
+    private func pollLoop(
+        socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, correlation: (@Sendable (ZMQMessage) -> UInt64?)?, tickInterval: Duration?
+    ) {
         guard let raw = try? socket.raw("zmq_poll") else { return }
         var items = [
             zmq_pollitem_t(socket: raw, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
@@ -152,10 +154,11 @@ public final class ZMQEndpoint: Sendable {
         if let handle = try? monitor?.pollHandle() {
             items.append(zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
         }
+        var clock = tickInterval.map { EndpointClock(interval: $0, slack: $0 / 2) }
         while true {
             // A full inbox: leave incoming messages in libzmq until the reader makes room.
             items[0].events = inbox.hasRoom ? Int16(ZMQ_POLLIN) : 0
-            let rc = zmq_poll(&items, Int32(items.count), pollTimeout())
+            let rc = zmq_poll(&items, Int32(items.count), pollTimeout(nextTick: clock?.deadline))
             if rc < 0 {
                 let error = zmq_errno()
                 if error == EINTR { continue }
@@ -173,11 +176,20 @@ public final class ZMQEndpoint: Sendable {
             if stopping { return }
             receiveAll(from: socket, correlation: correlation)
             requests.expire()
+            if clock?.isDue(at: .now) == true { inbox.appendTick() }
         }
     }
 
-    private func pollTimeout() -> Int {
-        guard let deadline = requests.nextDeadline() else { return -1 }
+    /// Milliseconds until the earliest of a pending request's deadline and the next tick; -1
+    /// (no timeout) when there is neither.
+    private func pollTimeout(nextTick: ContinuousClock.Instant?) -> Int {
+        let deadline: ContinuousClock.Instant
+        switch (requests.nextDeadline(), nextTick) {
+        case (nil, nil): return -1
+        case (let request?, nil): deadline = request
+        case (nil, let tick?): deadline = tick
+        case (let request?, let tick?): deadline = min(request, tick)
+        }
         let remaining = deadline - .now
         if remaining <= .zero { return 0 }
         let (seconds, attoseconds) = remaining.components

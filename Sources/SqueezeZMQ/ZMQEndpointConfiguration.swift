@@ -20,6 +20,11 @@ public struct ZMQEndpointConfiguration: Sendable {
     /// Called on the I/O thread for each connection whose security handshake failed (a peer
     /// without CURVE, or with the wrong server key); nil does not watch for them.
     public var handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)?
+    /// When set, the I/O thread puts a `.tick` among the events every interval to one and a
+    /// half (none while one still waits): on the first wake after the interval, so while
+    /// messages flow the owner's periodic work rides with them instead of waking a timer and
+    /// a task of its own; with none, the poll's own timeout at the latest.
+    public var tickInterval: Duration?
 
     /// A configuration with linger 0 prepended, so closing never blocks on unsent messages.
     public init(
@@ -31,7 +36,8 @@ public struct ZMQEndpointConfiguration: Sendable {
         correlation: (@Sendable (ZMQMessage) -> UInt64?)? = nil,
         inboxMessages: Int = 1024,
         inboxBytes: Int = 64 << 20,
-        handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)? = nil
+        handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)? = nil,
+        tickInterval: Duration? = nil
     ) {
         self.name = name
         self.type = type
@@ -42,5 +48,6 @@ public struct ZMQEndpointConfiguration: Sendable {
         self.inboxMessages = inboxMessages
         self.inboxBytes = inboxBytes
         self.handshakeFailures = handshakeFailures
+        self.tickInterval = tickInterval
     }
 }

@@ -5,4 +5,7 @@ public enum ZMQEndpointEvent: Sendable {
     /// A message that could not be sent (EHOSTUNREACH for an unknown ROUTER peer, EAGAIN at the
     /// high-water mark). It was not delivered; the owner decides whether to retry.
     case sendFailed(ZMQMessage, ZMQError)
+    /// The endpoint's clock (`ZMQEndpointConfiguration.tickInterval`): time for the owner's
+    /// periodic work. At most one waits in the inbox at a time.
+    case tick
 }

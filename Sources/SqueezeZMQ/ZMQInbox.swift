@@ -16,6 +16,8 @@ final class ZMQInbox: Sendable {
         var events = Deque<ZMQEndpointEvent>()
         var bytes = 0
         var finished = false
+        /// A `.tick` waits in `events`.
+        var tickQueued = false
         var waiters = Deque<Waiter>()
         var nextWaiter: UInt64 = 0
     }
@@ -57,6 +59,19 @@ final class ZMQInbox: Sendable {
         waiter?.continuation.resume(returning: event)
     }
 
+    /// I/O thread: hands over a `.tick`, unless one still waits (ticks do not pile up behind
+    /// a busy reader). Like `append`, it does not count against the bounds.
+    func appendTick() {
+        let waiter: Waiter? = state.withLockedValue { state in
+            guard !state.finished, !state.tickQueued else { return nil }
+            if let waiter = state.waiters.popFirst() { return waiter }
+            state.events.append(.tick)
+            state.tickQueued = true
+            return nil
+        }
+        waiter?.continuation.resume(returning: .tick)
+    }
+
     /// No more events will come; readers get what is queued, then nil.
     func finish() {
         let waiters = state.withLockedValue { state in
@@ -77,6 +92,7 @@ final class ZMQInbox: Sendable {
         let wasFull = isFull(state)
         if let event = state.events.popFirst() {
             state.bytes -= event.byteCount
+            if case .tick = event { state.tickQueued = false }
             return .event(event, wasFull: wasFull)
         }
         return state.finished ? .finished : .empty
@@ -134,6 +150,7 @@ extension ZMQEndpointEvent {
     var byteCount: Int {
         switch self {
         case .message(let message), .sendFailed(let message, _): message.byteCount
+        case .tick: 0
         }
     }
 }
