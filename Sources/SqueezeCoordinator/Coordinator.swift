@@ -859,7 +859,7 @@ public actor Coordinator {
                 return
             }
             guard admitWorkerID(hello, from: peer) else { return }
-            let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now)
+            let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now, lastSent: now)
             workers[peer] = record
             scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
             // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
@@ -1389,6 +1389,7 @@ public actor Coordinator {
 
     func send(_ message: WireMessage, to peer: [UInt8]) {
         endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
+        workers[peer]?.lastSent = .now
     }
 
     /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
@@ -1409,6 +1410,10 @@ public actor Coordinator {
     private func tick() {
         let now = ContinuousClock.now
         sendHeldChecks()
+        // Any message is a sign of life: a worker sent something within the interval needs
+        // no heartbeat, so a busy cluster exchanges none.
+        let quiet = workers.filter { now - $0.value.lastSent >= configuration.heartbeatInterval }.keys
+        for peer in quiet { send(.heartbeat, to: peer) }
         if now - lastHeartbeat >= configuration.heartbeatInterval {
             lastHeartbeat = now
             let deadline = configuration.heartbeatInterval * configuration.liveness
@@ -1418,8 +1423,6 @@ public actor Coordinator {
                     requeue(worker: peer)
                     workers.removeValue(forKey: peer)
                     verifierLeft(peer, now: now)
-                } else {
-                    send(.heartbeat, to: peer)
                 }
             }
             expireProbes(now: now)

@@ -11,6 +11,8 @@ struct WorkerRecord {
     var hello: WorkerHello
     /// Last message from it.
     var lastHeard: ContinuousClock.Instant
+    /// Last message to it: it gets a heartbeat only after an interval without one.
+    var lastSent: ContinuousClock.Instant
     /// Items it completed.
     var itemsDone = 0
     /// (time, bytes) of recent results, for a throughput figure.

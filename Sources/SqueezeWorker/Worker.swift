@@ -273,7 +273,7 @@ public final class Worker: Sendable {
     /// Sends a heartbeat every interval, declares the coordinator lost after `liveness` silent
     /// intervals, and ends the session once a drain has finished (or run out of grace).
     private func heartbeat(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        var lastSent = ContinuousClock.now
+        var lastClock = ContinuousClock.now
         var drainingSince: ContinuousClock.Instant?
         while !Task.isCancelled {
             let (interval, liveness) = state.withLockedValue { ($0.heartbeatInterval, $0.liveness) }
@@ -293,10 +293,13 @@ public final class Worker: Sendable {
                 }
             }
             if now - lastHeard > interval * liveness { return .coordinatorLost }
-            if now - lastSent >= interval {
+            // Any message is a sign of life: a heartbeat only after an interval without one.
+            if now - endpoint.lastSend >= interval {
                 endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
+            }
+            if now - lastClock >= interval {
                 if state.withLockedValue({ $0.timings }) { sendClock(on: endpoint) }
-                lastSent = now
+                lastClock = now
             }
         }
         return .stopped

@@ -12,6 +12,7 @@ public final class ZMQEndpoint: Sendable {
     private struct State {
         var outbox = Deque<ZMQMessage>()
         var stopping = false
+        var lastSend: ContinuousClock.Instant = .now
     }
 
     /// The configuration's name.
@@ -64,11 +65,16 @@ public final class ZMQEndpoint: Sendable {
         let (queued, wake) = state.withLockedValue { state in
             guard !state.stopping else { return (false, false) }
             state.outbox.append(message)
+            state.lastSend = .now
             return (true, state.outbox.count == 1)
         }
         if wake { wakeup.signal() }
         return queued
     }
+
+    /// When `send` last queued a message (the start, before any): a peer that heard from
+    /// this endpoint since needs no heartbeat to know it is alive.
+    public var lastSend: ContinuousClock.Instant { state.withLockedValue { $0.lastSend } }
 
     /// A fresh correlation id, unique within this endpoint.
     public func makeCorrelationID() -> UInt64 {

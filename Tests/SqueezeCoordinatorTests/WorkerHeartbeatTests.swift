@@ -1,0 +1,93 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SqueezeProtocol
+import SqueezeWorker
+import SqueezeZMQ
+import Testing
+
+/// Any message is a sign of life, so a worker that is answering sends no heartbeat: on a busy
+/// cluster heartbeats would only cost both ends a message each way per second.
+@Suite("A worker sends heartbeats only when it has sent nothing else for an interval")
+struct WorkerHeartbeatTests {
+    /// Counts the heartbeats and probe replies a raw coordinator received.
+    final class Received: Sendable {
+        private let counts = NIOLockedValueBox((heartbeats: 0, replies: 0))
+
+        func note(_ message: WireMessage) {
+            counts.withLockedValue { counts in
+                switch message {
+                case .heartbeat: counts.heartbeats += 1
+                case .probeReply: counts.replies += 1
+                default: break
+                }
+            }
+        }
+
+        var heartbeats: Int { counts.withLockedValue { $0.heartbeats } }
+        var replies: Int { counts.withLockedValue { $0.replies } }
+    }
+
+    @Test("no heartbeats while it answers a probe every 50 ms; one about every 200 ms once it goes quiet")
+    func heartbeatsOnlyWhenQuiet() async throws {
+        let context = try ZMQContext()
+        let coordinator = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+            name: "raw-coordinator", type: .router, bind: ["tcp://127.0.0.1:*"]))
+        let address = try #require(coordinator.boundEndpoints.first)
+        var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "beating", heartbeatInterval: .milliseconds(200))
+        configuration.storage = .remote  // probes are answered at once, without touching a disk
+        let worker = Worker(configuration: configuration, context: context)
+        let received = Received()
+        let peer = NIOLockedValueBox<[UInt8]?>(nil)
+        let welcome = Welcome(heartbeatMilliseconds: 200, liveness: 100)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            group.addTask {
+                for await event in coordinator.events {
+                    guard case .message(let message) = event, message.frames.count >= 2,
+                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
+                    let from = Array(message.frames[0])
+                    if case .workerReady = envelope.message {
+                        peer.withLockedValue { $0 = from }
+                        coordinator.send(ZMQMessage([ZMQFrame(from)] + WireCodec.encode(.welcome(welcome))))
+                    }
+                    received.note(envelope.message)
+                }
+            }
+            let registered = await Self.eventually { peer.withLockedValue { $0 } != nil }
+            #expect(registered)
+            guard registered, let routing = peer.withLockedValue({ $0 }) else {
+                group.cancelAll()
+                return
+            }
+
+            // Busy: a probe every 50 ms, each answered; six intervals long.
+            let busyStart = received.heartbeats
+            let repliesBefore = received.replies
+            for job in 1...24 {
+                let probe = StorageProbe(jobID: UInt64(job), workspace: Array("/nonexistent".utf8), token: "t", sample: nil)
+                coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.probe(probe))))
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(await Self.eventually { received.replies - repliesBefore == 24 })
+            let busyBeats = received.heartbeats - busyStart
+            // None is expected; one is allowed for a loaded machine that stalled the probes.
+            #expect(busyBeats <= 1, "heartbeats while answering: \(busyBeats)")
+
+            // Quiet: heartbeats come back, about one per interval.
+            let quietStart = received.heartbeats
+            #expect(await Self.eventually { received.heartbeats - quietStart >= 3 })
+            group.cancelAll()
+        }
+        await coordinator.shutdown()
+    }
+
+    /// Polls `condition` every 10 ms for up to 10 s.
+    static func eventually(_ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+}
