@@ -22,7 +22,7 @@ public actor Coordinator {
     private let pool: BlockingIOPool
     /// Read buffers for items sent to remote workers: sent without a copy, and back here once
     /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
-    private let readBuffers = FrameBufferPool(keepingBytes: 64 << 20)
+    private let readBuffers: FrameBufferPool
     let logger: Logger
 
     private var endpoint: ZMQEndpoint?
@@ -93,6 +93,8 @@ public actor Coordinator {
         self.logger = logger
         metrics = CoordinatorMetrics(factory: configuration.metricsFactory ?? NOOPMetricsHandler.instance)
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
+        // As many idle bytes as may be in flight: a read never faults in fresh pages.
+        readBuffers = FrameBufferPool(keepingBytes: configuration.writeBehindBytes)
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
         verification.audit = VerifierAudit(interval: configuration.auditInterval)
         // Read here, off the actor: the first read opens a file in /proc.
@@ -572,10 +574,31 @@ public actor Coordinator {
         continueScan(id)
     }
 
-    /// Dispatch may run this many items ahead of the oldest unwritten one: the write-behind
-    /// budget over the largest item planned, so a slow disk bounds what waits in memory.
+    /// Dispatch may run this many items ahead of the oldest unwritten one (`DispatchWindow`):
+    /// a slow disk bounds what waits in memory; on shared storage every worker stays busy.
     private func window(for job: JobRecord) -> Int {
-        max(1, configuration.writeBehindBytes / max(job.largestItem, 1))
+        // Slots are 1…1024 each (checked at `workerReady`), so the sum cannot overflow.
+        let slots = workers.values.reduce(0) { $0 + $1.hello.slots }
+        return DispatchWindow(writeBehindBytes: configuration.writeBehindBytes)
+            .items(largestItem: job.largestItem, bytesPassHere: bytesPassHere(job.id), credit: slots * configuration.creditPerSlot)
+    }
+
+    /// Whether some worker gets job `id`'s items in messages, or may yet: one not yet told
+    /// apart (its storage `auto`, the probe not answered) counts as if it did.
+    private func bytesPassHere(_ id: UInt64) -> Bool {
+        workers.values.contains { worker in
+            switch worker.jobStorage[id] {
+            case .shared?: false
+            case .remote?, .probing?, nil: true
+            }
+        }
+    }
+
+    /// Sets job `id`'s window again: a worker's storage for it became known, or a worker came
+    /// or left.
+    private func refreshWindow(_ id: UInt64) {
+        guard let job = jobs[id], job.state == .running else { return }
+        scheduler.setWindow(id, window(for: job))
     }
 
     /// Asks the scanner for job `id`'s next batch unless one is being read, the walk is over,
@@ -907,6 +930,7 @@ public actor Coordinator {
                 ])
             }
             workers[peer] = worker
+            refreshWindow(reply.jobID)
             pump()
         case .itemFailed(let failure):
             let key = ItemKey(job: failure.jobID, item: failure.itemID)
@@ -1426,6 +1450,8 @@ public actor Coordinator {
                 }
             }
             expireProbes(now: now)
+            // Workers that left may have been the ones items reached in messages.
+            for id in jobOrder { refreshWindow(id) }
             restartStitches(now: now)
             logWarningSummaries(now: now)
             if !verification.pending.isEmpty { takeBackChecks(now: now) }
@@ -1504,6 +1530,7 @@ public actor Coordinator {
             send(.probe(job.probe()), to: peer)
         }
         workers[peer] = worker
+        refreshWindow(id)
     }
 
     /// A worker that leaves a probe unanswered (a worker from before probes, a stuck file
@@ -1513,6 +1540,7 @@ public actor Coordinator {
             for (job, storage) in worker.jobStorage {
                 guard case .probing(let since) = storage, now - since > JobStorage.probeTimeout else { continue }
                 workers[peer]?.jobStorage[job] = .remote
+                refreshWindow(job)
                 scheduler.resume(job, on: peer)
                 logger.warning("storage probe unanswered; sending the job's blocks in messages", metadata: [
                     "worker": "\(worker.hello.workerID)", "job": "\(job)",

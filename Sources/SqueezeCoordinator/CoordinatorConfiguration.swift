@@ -17,7 +17,9 @@ public struct CoordinatorConfiguration: Sendable {
     public var liveness: Int
     /// Items in flight per worker slot (1 = no prefetch). Credit = slots × this.
     public var creditPerSlot: Int
-    /// Bytes dispatched but not yet written, across jobs; bounds the reorder buffers.
+    /// Bytes dispatched but not yet written, per job; bounds the read buffers and the reorder
+    /// buffers. A job whose workers all read and write its files themselves may also have
+    /// twice the workers' credit out (`DispatchWindow`): nothing of them waits in memory.
     public var writeBehindBytes: Int
     /// How many files of a job may be planned and not yet finished: the scan pauses there, so
     /// a job's memory does not grow with its tree (about 1 KiB per open file, with its items).

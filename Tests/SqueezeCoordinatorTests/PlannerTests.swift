@@ -40,12 +40,13 @@ struct PlannerTests {
         #expect(big.map(\.blocks.count) == Array(repeating: 6, count: 16) + [4])
         #expect(big.flatMap(\.blocks).map(\.index) == Array(0..<100))
         #expect(big.map(\.bytes) == Array(repeating: 6000, count: 16) + [3500])
-        // A huge file is capped by the item size instead: twice the item size at its head,
-        // the item size for its last eight items.
+        // A huge file is capped by the item size instead: four times the item size at its
+        // head, the item size for its last items (eight, and two more for the 80 blocks that do
+        // not fill a wide item).
         let huge = [file(0, size: 10_000_000, blockSize: blockSize)]
         let hugeItems = Planner.items(for: huge, blockSize: blockSize, itemBytes: 8 * blockSize)
-        #expect(hugeItems.map(\.blocks.count) == Array(repeating: 16, count: 621) + Array(repeating: 8, count: 8))
-        #expect(hugeItems.map(\.bytes) == Array(repeating: 16_000, count: 621) + Array(repeating: 8000, count: 8))
+        #expect(hugeItems.map(\.blocks.count) == Array(repeating: 32, count: 310) + Array(repeating: 8, count: 10))
+        #expect(hugeItems.map(\.bytes) == Array(repeating: 32_000, count: 310) + Array(repeating: 8000, count: 10))
         #expect(hugeItems.flatMap(\.blocks).map(\.index) == Array(0..<10_000))
         #expect(Planner.blocksPerItem(blockCount: 10_000, blockSize: 1 << 20, itemBytes: 4 << 20) == 4)
         #expect(Planner.blocksPerItem(blockCount: 10_000, blockSize: 8 << 20, itemBytes: 4 << 20) == 1)
@@ -55,14 +56,15 @@ struct PlannerTests {
     func taperedItems() {
         let blockSize = 1000
         // 1,000 blocks (the last one short), 4 per plain item: 8 plain items make the tail
-        // (32 blocks); 968 blocks are 121 wide items of 8, nothing left over.
+        // (32 blocks); 968 blocks are 60 wide items of 16 and 8 blocks over, which join the
+        // tail as two more plain items.
         let even = Planner.items(for: [file(0, size: 999_500, blockSize: blockSize)], blockSize: blockSize, itemBytes: 4 * blockSize)
-        #expect(even.map(\.blocks.count) == Array(repeating: 8, count: 121) + Array(repeating: 4, count: 8))
+        #expect(even.map(\.blocks.count) == Array(repeating: 16, count: 60) + Array(repeating: 4, count: 10))
         #expect(even.last?.bytes == 3500)
-        // 1,005 blocks: 973 after the tail, 121 wide items and 5 blocks over, which join the
-        // tail as one more plain item and a short one.
+        // 1,005 blocks: 973 after the tail, 60 wide items and 13 blocks over, which join the
+        // tail as three more plain items and a short one.
         let uneven = Planner.items(for: [file(0, size: 1_004_200, blockSize: blockSize)], blockSize: blockSize, itemBytes: 4 * blockSize)
-        #expect(uneven.map(\.blocks.count) == Array(repeating: 8, count: 121) + Array(repeating: 4, count: 9) + [1])
+        #expect(uneven.map(\.blocks.count) == Array(repeating: 16, count: 60) + Array(repeating: 4, count: 11) + [1])
         #expect(uneven.flatMap(\.blocks).map(\.index) == Array(0..<1005))
         #expect(uneven.last?.bytes == 200)
         // A file too short for a tail of eight plain items has no head.

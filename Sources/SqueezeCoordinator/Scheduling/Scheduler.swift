@@ -117,6 +117,12 @@ struct Scheduler: Sendable {
         fair.add(id, client: client)
     }
 
+    /// Sets job `id`'s window: items already out stay out; a smaller one holds back new
+    /// dispatches until the written items catch up.
+    mutating func setWindow(_ id: UInt64, _ window: Int) {
+        jobs[id]?.setWindow(window)
+    }
+
     /// Appends `count` newly planned items to job `id` (the next ids), and sets its window.
     mutating func addItems(_ id: UInt64, count: Int, window: Int) {
         jobs[id]?.add(items: count)
