@@ -15,7 +15,7 @@ struct Planner: Sendable {
     static let minimumItemsPerFile = 16
     /// How many times `itemBytes` an item at the head of a large file may carry. Each item
     /// costs the coordinator about the same whatever its size (two messages and their thread
-    /// hand-offs), so large items are what keeps it cheap per byte (four times: a quarter less
+    /// hand-offs), so large items are what keeps it cheap per byte (four times: a fifth less
     /// coordinator CPU per GB on shared storage than twice, measured). What remote items hold
     /// in memory is bounded by the dispatch window (`DispatchWindow`), not by their size.
     static let headFactor = 4
