@@ -1517,6 +1517,7 @@ public actor Coordinator {
             workers[peer] = worker
             return
         }
+        var probe: StorageProbe?
         switch worker.storage {
         case .shared:
             worker.jobStorage[id] = .shared
@@ -1527,9 +1528,11 @@ public actor Coordinator {
             guard job.probeSample != nil else { return }
             worker.jobStorage[id] = .probing(.now)
             scheduler.pause(id, on: peer)
-            send(.probe(job.probe()), to: peer)
+            probe = job.probe()
         }
         workers[peer] = worker
+        // Sent after the record is stored back: sending notes the time on it.
+        if let probe { send(.probe(probe), to: peer) }
         refreshWindow(id)
     }
 
