@@ -93,7 +93,7 @@ public actor Coordinator {
         self.logger = logger
         metrics = CoordinatorMetrics(factory: configuration.metricsFactory ?? NOOPMetricsHandler.instance)
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
-        // As many idle bytes as may be in flight: a read never faults in fresh pages.
+        // Up to as many idle bytes as may be in flight, so reads mostly reuse faulted-in pages.
         readBuffers = FrameBufferPool(keepingBytes: configuration.writeBehindBytes)
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
         verification.audit = VerifierAudit(interval: configuration.auditInterval)
@@ -577,11 +577,15 @@ public actor Coordinator {
     /// Dispatch may run this many items ahead of the oldest unwritten one (`DispatchWindow`):
     /// a slow disk bounds what waits in memory; on shared storage every worker stays busy.
     private func window(for job: JobRecord) -> Int {
-        // Slots are 1…1024 each (checked at `workerReady`), so the sum cannot overflow.
+        // Slots are 1…1024 each (checked at `workerReady`), so the sum cannot overflow; the
+        // credit per slot is the scheduler's.
         let slots = workers.values.reduce(0) { $0 + $1.hello.slots }
         return DispatchWindow(writeBehindBytes: configuration.writeBehindBytes)
-            .items(largestItem: job.largestItem, bytesPassHere: bytesPassHere(job.id), credit: slots * configuration.creditPerSlot)
+            .items(largestItem: job.largestItem, bytesPassHere: bytesPassHere(job.id), credit: slots * creditPerSlot)
     }
+
+    /// Items each worker slot may hold, as the scheduler counts them.
+    private var creditPerSlot: Int { min(max(1, configuration.creditPerSlot), 64) }
 
     /// Whether some worker gets job `id`'s items in messages, or may yet: one not yet told
     /// apart (its storage `auto`, the probe not answered) counts as if it did.
@@ -884,7 +888,7 @@ public actor Coordinator {
             guard admitWorkerID(hello, from: peer) else { return }
             let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now, lastSent: now)
             workers[peer] = record
-            scheduler.addWorker(peer, credit: hello.slots * min(max(1, configuration.creditPerSlot), 64), engines: record.engines)
+            scheduler.addWorker(peer, credit: hello.slots * creditPerSlot, engines: record.engines)
             // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
             if verification.quarantine.isQuarantined(verification.identity(of: peer)) { scheduler.quarantine(peer) }
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
