@@ -39,7 +39,7 @@ struct FrameBufferPoolTests {
         #expect(pool.idleBuffers == 1)
     }
 
-    @Test("idle buffers stay within the bound; a small request does not pin a big buffer")
+    @Test("idle buffers stay within the bound")
     func bounded() {
         let granule = FrameBufferPool.granule
         let pool = FrameBufferPool(keepingBytes: 3 * granule)
@@ -48,12 +48,32 @@ struct FrameBufferPoolTests {
         held.removeAll()
         #expect(pool.idleBytes <= 3 * granule)
         #expect(pool.idleBuffers == 3)
+    }
 
-        let big = FrameBufferPool(keepingBytes: 64 * granule)
-        _ = big.fill(count: 8 * granule) { $0.count }
-        #expect(big.idleBuffers == 1)
-        _ = big.fill(count: granule) { $0.count }
-        #expect(big.counts.created == 2, "an 8-granule buffer is not handed out for one granule")
-        #expect(big.idleBuffers == 2)
+    @Test("a request takes the smallest idle buffer that fits, however large, rather than a new one")
+    func smallestFit() {
+        let granule = FrameBufferPool.granule
+        let pool = FrameBufferPool(keepingBytes: 64 * granule)
+        var held = [8, 4, 16].map { size in pool.fill(count: size * granule) { $0.count } }
+        held.removeAll()
+        #expect(pool.idleBytes == 28 * granule)
+
+        // One granule: the 4-granule buffer, the smallest of the three.
+        var small: FrameBytes? = pool.fill(count: granule) { $0.count }
+        #expect(pool.counts.created == 3)
+        #expect(pool.idleBytes == 24 * granule)
+        // Nine granules: only the 16-granule buffer fits.
+        var middle: FrameBytes? = pool.fill(count: 9 * granule) { $0.count }
+        #expect(pool.idleBytes == 8 * granule)
+        // Nine again: nothing idle fits any more (8 granules is too small), so a new buffer.
+        var fresh: FrameBytes? = pool.fill(count: 9 * granule) { $0.count }
+        #expect(pool.counts.created == 4)
+        #expect(pool.counts.reused == 2)
+        #expect(pool.idleBytes == 8 * granule)
+        small = nil
+        middle = nil
+        fresh = nil
+        #expect(pool.idleBytes == (8 + 4 + 16 + 9) * granule)
+        #expect(small == nil && middle == nil && fresh == nil)
     }
 }
