@@ -70,7 +70,7 @@ extension Coordinator {
         verification.checkedByWorkers += 1
         var message = verify
         message.checkID = id
-        if OutgoingChecks.shouldHold(verifierInFlight: scheduler.busy(verifier)) {
+        if OutgoingChecks.shouldHold(verifierInFlight: scheduler.busy(verifier), carriesBytes: byReference.contains(false)) {
             verification.outgoing.hold(message, for: verifier)
         } else {
             sendVerify(message, to: verifier)
@@ -84,6 +84,13 @@ extension Coordinator {
         for (verifier, requests) in verification.outgoing.takeAll() {
             for request in requests { sendVerify(request, to: verifier) }
         }
+    }
+
+    /// Sends the checks still held for `peer` once its answer was handled and `pump` gave it no
+    /// dispatch to ride with: none is coming before its next answer, and the job's window may
+    /// be waiting for these checks.
+    func sendChecksLeft(for peer: [UInt8]) {
+        for request in verification.outgoing.take(for: peer) { sendVerify(request, to: peer) }
     }
 
     /// The coordinator's own check, on its verification threads.

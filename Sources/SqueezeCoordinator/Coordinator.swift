@@ -912,10 +912,12 @@ public actor Coordinator {
             workers[peer]?.lastHeard = now
             if accept(result, from: peer) { credit(peer, bytes: result.blocks.reduce(0) { $0 + $1.rawLength }, now: now) }
             pump()
+            sendChecksLeft(for: peer)
         case .resultRef(let result):
             workers[peer]?.lastHeard = now
             if accept(result, from: peer) { credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, now: now) }
             pump()
+            sendChecksLeft(for: peer)
         case .stitched(let result):
             workers[peer]?.lastHeard = now
             stitched(result, from: peer)
@@ -951,6 +953,7 @@ public actor Coordinator {
                 countMalformed(ProtocolError.malformed("itemFailed for unknown item \(failure.itemID)"), from: peer)
             }
             pump()
+            sendChecksLeft(for: peer)
         case .discarded(let job):
             freed(job: job, by: peer)
         case .timing(let timing):

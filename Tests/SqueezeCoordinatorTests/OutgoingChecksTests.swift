@@ -9,11 +9,13 @@ private func check(_ id: UInt64, job: UInt64 = 1) -> VerifyRequest {
 /// Checks that wait for the next dispatch to their verifier, as values: no sockets.
 @Suite("Outgoing checks")
 struct OutgoingChecksTests {
-    @Test("a check waits only for a verifier that has an item out")
+    @Test("a check of references waits only for a verifier that has an item out; one that carries bytes never waits")
     func holdsOnlyForBusyVerifiers() {
-        #expect(!OutgoingChecks.shouldHold(verifierInFlight: 0))
-        #expect(OutgoingChecks.shouldHold(verifierInFlight: 1))
-        #expect(OutgoingChecks.shouldHold(verifierInFlight: 4))
+        #expect(!OutgoingChecks.shouldHold(verifierInFlight: 0, carriesBytes: false))
+        #expect(OutgoingChecks.shouldHold(verifierInFlight: 1, carriesBytes: false))
+        #expect(OutgoingChecks.shouldHold(verifierInFlight: 4, carriesBytes: false))
+        #expect(!OutgoingChecks.shouldHold(verifierInFlight: 0, carriesBytes: true))
+        #expect(!OutgoingChecks.shouldHold(verifierInFlight: 4, carriesBytes: true))
     }
 
     @Test("a dispatch takes its verifier's checks, in order, and only those")

@@ -5,15 +5,21 @@ import SqueezeProtocol
 /// Each message costs the coordinator about the same whatever it carries: a wake of the
 /// endpoint's thread, of libzmq's, a loopback write (docs/architecture.md, "Items"). A
 /// verifier that is compressing gets its next `work`/`workRef` as soon as its answer is in,
-/// so a check for it waits for that message and leaves in the same wake; the coordinator's
-/// tick (every 100 ms) sends whatever is still waiting, so no check waits longer. A verifier
-/// with nothing in flight gets its check at once.
+/// so a check for it waits for that message and leaves in the same wake. When its answer is
+/// in and no dispatch goes to it (the job's window is full, or nothing is left to send), the
+/// coordinator sends what it holds at once: the window may be waiting for those very checks.
+/// The tick (every 100 ms) sends whatever is still waiting. A verifier with nothing in flight
+/// gets its check at once, and so does a check that carries compressed bytes (a remote
+/// worker's answer): in remote mode the window is narrow (bytes pass through the
+/// coordinator), so an answer waiting for its check holds it, and a message of megabytes
+/// costs the same wake as a reference.
 struct OutgoingChecks: Sendable {
     private var held: [[UInt8]: [VerifyRequest]] = [:]
 
     /// Whether a check for a verifier with `inFlight` items out should wait for the next
-    /// dispatch to it rather than leave on its own.
-    static func shouldHold(verifierInFlight inFlight: Int) -> Bool { inFlight > 0 }
+    /// dispatch to it rather than leave on its own; `carriesBytes` when it sends compressed
+    /// bytes rather than references to pieces.
+    static func shouldHold(verifierInFlight inFlight: Int, carriesBytes: Bool) -> Bool { inFlight > 0 && !carriesBytes }
 
     /// No check is waiting.
     var isEmpty: Bool { held.isEmpty }
