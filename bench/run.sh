@@ -173,10 +173,11 @@ cluster() {
   fi
   # The rows before wrote to disk: their write-back must not run during this one.
   sync
-  start=$(now)
   touch "$work/marker"
   local cpu_before cpu_after
   cpu_before=$(coordinator_cpu "$clients" "$coord")
+  # Timed from here: the CPU reading above starts a client and a Python, which are not the job.
+  start=$(now)
   if ! "$bin" submit "$source" -o "$out" --coordinator "$clients" --level "$level" > "$work/submit.out" 2> "$work/submit.err"; then
     echo "bench: squeeze submit failed:" >&2
     tail -5 "$work/submit.err" "$work/coord.err" >&2

@@ -132,6 +132,20 @@ struct JobRecord {
     /// Whether every file is published or failed and no more will come.
     var allFilesFinished: Bool { scanComplete && open.isEmpty }
 
+    /// Open files whose outputs a writer has sealed (see `OpenFile.sealed`).
+    private(set) var sealedFiles = 0
+
+    /// Whether every file left is sealed and no more will come: only a flush stands between
+    /// the job and its end, so waiting for the tick to batch it with others gains nothing.
+    var onlyFlushLeft: Bool { scanComplete && !open.isEmpty && sealedFiles == open.count }
+
+    /// Notes that a writer sealed the output of open file `index`.
+    mutating func sealed(_ index: Int) {
+        guard let file = open[index], !file.sealed else { return }
+        open[index]?.sealed = true
+        sealedFiles += 1
+    }
+
     /// Counts files a resumed job keeps from before its restart as done.
     mutating func keep(_ kept: [KeptFile]) {
         for file in kept {
@@ -177,7 +191,9 @@ struct JobRecord {
     /// not open.
     mutating func close(_ index: Int) -> OpenFile? {
         inProgress.remove(index)
-        return open.removeValue(forKey: index)
+        let closed = open.removeValue(forKey: index)
+        if closed?.sealed == true { sealedFiles -= 1 }
+        return closed
     }
 
     /// The item that holds `ref`; nil once its file is finished.

@@ -14,4 +14,6 @@ struct OpenFile: Sendable {
     /// Blocks written in place by shared-storage workers (`stored` files only); nil until the
     /// first such dispatch.
     var placement: Placement?
+    /// A writer holds its sealed output, to be published with the writer's next flush.
+    var sealed = false
 }

@@ -54,6 +54,8 @@ struct OutputWriter {
         var outputTotal: UInt64
         /// The output is durable and in place.
         var finished: Bool
+        /// This step sealed the output: it waits only for the next flush to be published.
+        var sealed = false
         /// Indices of the blocks this step appended to the output (empty when publishing).
         var blocks: Range<Int> = 0..<0
     }
@@ -139,7 +141,7 @@ struct OutputWriter {
             return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
         }
         return .success(Progress(key: spec.key, rawBytes: UInt64(piece.rawLength), outputBytes: piece.length,
-                                 outputTotal: piece.length, finished: false, blocks: 0..<1))
+                                 outputTotal: piece.length, finished: false, sealed: true, blocks: 0..<1))
     }
 
     /// An output whose blocks workers wrote in place: its header and trailer written, it is
@@ -222,7 +224,7 @@ struct OutputWriter {
             open[spec.key] = state
         }
         return .success(Progress(key: spec.key, rawBytes: rawBytes, outputBytes: written, outputTotal: state.bytesOut,
-                                 finished: false, blocks: firstAppended..<state.next))
+                                 finished: false, sealed: finished, blocks: firstAppended..<state.next))
     }
 
     /// One `syncfs` per file system holding sealed files, then a rename each.

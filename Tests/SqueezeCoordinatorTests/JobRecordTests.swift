@@ -7,6 +7,44 @@ import Testing
 
 @Suite("Job record")
 struct JobRecordTests {
+    @Test("only a flush is left once every open file is sealed and the scan is done, not before, and not after a sealed file closes")
+    func onlyFlushLeft() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let planner = Planner(blockSize: 1000, itemBytes: 3000)
+        let (_, sink) = AsyncStream.makeStream(of: JobEvent.self)
+        var job = JobRecord(
+            id: 1, request: JobRequest(source: "src", destination: nil, level: 6, force: false),
+            setting: try EngineSetting(engine: .libdeflate, level: 6), sourceDisplay: "src", destinationDisplay: "dst",
+            sourceRoot: BytePath("/src"), destination: BytePath("/dst"), planner: planner,
+            workspace: try JobWorkspace(in: BytePath(folder)), sink: sink)
+        let files = (0..<3).map { index in
+            PlannedFile(
+                index: index, relativePath: BytePath("f\(index)"),
+                stamp: FileStamp(size: 500, modifiedSeconds: 0, modifiedNanoseconds: 0, device: 1, inode: UInt64(index), permissions: 0o644),
+                layout: BlockLayout(fileSize: 500, blockSize: 1000))
+        }
+        job.add(files: files, items: Planner.items(for: files, blockSize: 1000, itemBytes: 3000))
+        #expect(job.scanComplete, "no walker and no scan running")
+        job.sealed(0)
+        job.sealed(0)  // twice counts once
+        job.sealed(1)
+        #expect(!job.onlyFlushLeft, "file 2 is not sealed yet")
+        _ = job.close(1)  // published
+        #expect(!job.onlyFlushLeft, "file 2 is still not sealed")
+        job.sealed(2)
+        #expect(job.onlyFlushLeft, "files 0 and 2 are sealed and nothing else is open")
+        job.scanBusy = true
+        #expect(!job.onlyFlushLeft, "the scan may still plan files")
+        job.scanBusy = false
+        _ = job.close(0)
+        _ = job.close(2)
+        #expect(!job.onlyFlushLeft, "nothing is open: nothing to flush")
+        job.sealed(5)  // not a file of the job
+        #expect(!job.onlyFlushLeft)
+    }
+
     @Test("a written block is traced back to the item that carried it, for files planned in wide and plain items and bundled")
     func blocksTraceBackToTheirItems() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
