@@ -572,6 +572,7 @@ public actor Coordinator {
         checkFinished(id)
         pump()
         continueScan(id)
+        flushIfOnlyFlushLeft(id)
     }
 
     /// Dispatch may run this many items ahead of the oldest unwritten one (`DispatchWindow`):
@@ -1717,9 +1718,6 @@ public actor Coordinator {
         job.inProgress.insert(progress.key.file)
         job.dirty = true
         if progress.sealed { job.sealed(progress.key.file) }
-        // A job whose last files are sealed ends now rather than up to a tick later (a
-        // tenth of a second, most of a small job's time).
-        if job.onlyFlushLeft { flushWriters() }
         if progress.finished, let file = job.close(progress.key.file)?.plan {
             job.filesFinished += 1
             job.filesCompressed += 1
@@ -1733,6 +1731,13 @@ public actor Coordinator {
             checkFinished(progress.key.job)
             continueScan(progress.key.job)
         }
+        flushIfOnlyFlushLeft(progress.key.job)
+    }
+
+    /// Publishes what the writers have sealed now, rather than up to a tick later (a tenth of
+    /// a second, most of a small job's time), once every file job `id` has left is sealed.
+    private func flushIfOnlyFlushLeft(_ id: UInt64) {
+        if jobs[id]?.onlyFlushLeft == true { flushWriters() }
     }
 
     func fileFailed(_ key: FileKey, reason: String) {
@@ -1760,5 +1765,6 @@ public actor Coordinator {
         writer(for: key)?.yield(.discardFile(key))
         checkFinished(key.job)
         continueScan(key.job)
+        flushIfOnlyFlushLeft(key.job)
     }
 }
