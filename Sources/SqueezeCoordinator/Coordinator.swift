@@ -792,6 +792,9 @@ public actor Coordinator {
 
     private func finish(_ id: UInt64) {
         guard let job = jobs.removeValue(forKey: id) else { return }
+        // The counters' last sample, as the job ends: a job shorter than a progress interval
+        // would otherwise have none.
+        sampleTrace(of: job)
         jobOrder.removeAll { $0 == id }
         dropInFlight(of: id)
         verification.forget(job: id)
