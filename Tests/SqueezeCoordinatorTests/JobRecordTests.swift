@@ -7,18 +7,22 @@ import Testing
 
 @Suite("Job record")
 struct JobRecordTests {
+    /// A job of `planner`'s shape with its workspace in `folder`, nothing planned yet.
+    private static func job(planner: Planner, workspaceIn folder: String) throws -> JobRecord {
+        let (_, sink) = AsyncStream.makeStream(of: JobEvent.self)
+        return JobRecord(
+            id: 1, request: JobRequest(source: "src", destination: nil, level: 6, force: false),
+            setting: try EngineSetting(engine: .libdeflate, level: 6), sourceDisplay: "src", destinationDisplay: "dst",
+            sourceRoot: BytePath("/src"), destination: BytePath("/dst"), planner: planner,
+            workspace: try JobWorkspace(in: BytePath(folder)), sink: sink)
+    }
+
     @Test("only a flush is left once every open file is sealed and the scan is done, not before, and not after a sealed file closes")
     func onlyFlushLeft() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let planner = Planner(blockSize: 1000, itemBytes: 3000)
-        let (_, sink) = AsyncStream.makeStream(of: JobEvent.self)
-        var job = JobRecord(
-            id: 1, request: JobRequest(source: "src", destination: nil, level: 6, force: false),
-            setting: try EngineSetting(engine: .libdeflate, level: 6), sourceDisplay: "src", destinationDisplay: "dst",
-            sourceRoot: BytePath("/src"), destination: BytePath("/dst"), planner: planner,
-            workspace: try JobWorkspace(in: BytePath(folder)), sink: sink)
+        var job = try Self.job(planner: Planner(blockSize: 1000, itemBytes: 3000), workspaceIn: folder)
         let files = (0..<3).map { index in
             PlannedFile(
                 index: index, relativePath: BytePath("f\(index)"),
@@ -51,13 +55,7 @@ struct JobRecordTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let blockSize = 1000
-        let planner = Planner(blockSize: blockSize, itemBytes: 3 * blockSize)
-        let (_, sink) = AsyncStream.makeStream(of: JobEvent.self)
-        var job = JobRecord(
-            id: 1, request: JobRequest(source: "src", destination: nil, level: 6, force: false),
-            setting: try EngineSetting(engine: .libdeflate, level: 6), sourceDisplay: "src", destinationDisplay: "dst",
-            sourceRoot: BytePath("/src"), destination: BytePath("/dst"), planner: planner,
-            workspace: try JobWorkspace(in: BytePath(folder)), sink: sink)
+        var job = try Self.job(planner: Planner(blockSize: blockSize, itemBytes: 3 * blockSize), workspaceIn: folder)
         // Sizes with a head of wide items and a tail of plain ones, files too short for a head,
         // and single-block files that go in bundles.
         let sizes: [UInt64] = [400_500, 2_500, 77_777, 300, 999_999, 0, 48_000, 150]
