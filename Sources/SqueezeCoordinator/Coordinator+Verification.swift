@@ -101,7 +101,7 @@ extension Coordinator {
             return
         }
         verification.checkedLocally += 1
-        verifySink.yield(request)
+        verifySink.yield(.answer(request))
     }
 
     /// The `verify` item for an answer: its blocks with their bytes (remote) or where they are
@@ -136,11 +136,11 @@ extension Coordinator {
         return (VerifyRequest(checkID: 0, jobID: request.item.job, itemID: request.item.item, blocks: blocks), claims, byReference)
     }
 
-    /// The workers as the verifier choice sees them.
-    private func verifierCandidates(job: UInt64) -> [VerifierCandidate] {
+    /// The workers as the verifier choice sees them: able to verify when they announced `capability`.
+    func verifierCandidates(job: UInt64, capability: String = WorkerHello.verifyCapability) -> [VerifierCandidate] {
         workers.values.map { worker in
             VerifierCandidate(
-                id: worker.routingID, canVerify: worker.hello.capabilities?.contains(WorkerHello.verifyCapability) == true,
+                id: worker.routingID, canVerify: worker.hello.capabilities?.contains(capability) == true,
                 quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)),
                 late: verification.lateVerifiers.contains(verification.identity(of: worker.routingID)), seesStorage: worker.isShared(for: job),
                 load: scheduler.busy(worker.routingID) + verification.pendingCount(of: worker.routingID))
@@ -150,6 +150,10 @@ extension Coordinator {
     /// A verifier's answer. Only the verifier the check went to may answer it, once; a check
     /// the coordinator took back (deadline, job ended) makes a late answer, ignored.
     func verified(_ report: VerifyReport, from peer: [UInt8]) {
+        if let segment = verification.segments[report.checkID] {
+            segmentVerified(report, pending: segment, from: peer)
+            return
+        }
         guard let pending = verification.pending[report.checkID] else { return }
         guard pending.verifier == peer else {
             countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
@@ -165,6 +169,7 @@ extension Coordinator {
                 checkLocally(request)
                 return
             }
+            request.recordStoredCRCs(report.findings.map(\.storedCRC), reporter: peer)
             checked(request, defect: nil)
         case .bad:
             // Confirmed here before anyone gets a strike: a lying verifier cannot get an
@@ -192,17 +197,28 @@ extension Coordinator {
         }
         for (id, check) in overdue.sorted(by: { $0.key < $1.key }) {
             verification.pending.removeValue(forKey: id)
-            if gone == nil {
-                // Not a strike (it may be slow, not hostile), but it is not asked again: a
-                // verifier that never answers would otherwise hold every output it is given.
-                verification.lateVerifiers.insert(verification.identity(of: check.verifier))
-                logger.warning("verifier did not answer in time; checking here, and not asking it again", metadata: [
-                    "verifier": "\((workers[check.verifier]?.hello.workerID ?? String(decoding: check.verifier, as: UTF8.self)).debugDescription)",
-                ])
-            }
+            if gone == nil { markLate(check.verifier) }
             guard jobs[check.request.item.job]?.state == .running else { continue }
             checkLocally(check.request)
         }
+        let overdueSegments = verification.segments.filter { id, pending in
+            pending.verifier == gone || now - pending.sentAt > configuration.verifyDeadline
+        }
+        for (id, pending) in overdueSegments.sorted(by: { $0.key < $1.key }) {
+            verification.segments.removeValue(forKey: id)
+            if gone == nil { markLate(pending.verifier) }
+            checkLocally(pending.check)
+        }
+    }
+
+    /// A verifier let a check pass its deadline. Not a strike (it may be slow, not hostile),
+    /// but it is not asked again: a verifier that never answers would otherwise hold every
+    /// output it is given.
+    private func markLate(_ verifier: [UInt8]) {
+        verification.lateVerifiers.insert(verification.identity(of: verifier))
+        logger.warning("verifier did not answer in time; checking here, and not asking it again", metadata: [
+            "verifier": "\((workers[verifier]?.hello.workerID ?? String(decoding: verifier, as: UTF8.self)).debugDescription)",
+        ])
     }
 
     /// The check of an answer is done: a good one goes to the writers, a bad one is dropped,
@@ -237,13 +253,16 @@ extension Coordinator {
         strike(peer, reason: reason, item: key)
     }
 
-    /// Counts a strike against `peer` (a wrong answer, or a wrong verdict): logged the first
-    /// time, quarantined at the threshold (logged once more).
-    private func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil) {
+    /// Counts a strike against `peer` (a wrong answer, a wrong verdict, a wrong stitch): logged
+    /// the first time (as `what`, by default by whether it concerns an item), quarantined at the
+    /// threshold (logged once more).
+    func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil, what: String? = nil) {
         let name = workers[peer]?.hello.workerID ?? String(decoding: peer, as: UTF8.self)
         switch verification.quarantine.strike(verification.identity(of: peer)) {
         case .first:
-            logger.warning(key == nil ? "verdict refused: the coordinator's own check says otherwise" : "result refused: it does not decode to what was sent; the item goes to another worker", metadata: [
+            let what = what ?? (key == nil ? "verdict refused: the coordinator's own check says otherwise"
+                : "result refused: it does not decode to what was sent; the item goes to another worker")
+            logger.warning("\(what)", metadata: [
                 "worker": "\(name.debugDescription)", "job": "\(key?.job ?? 0)", "item": "\(key?.item ?? 0)",
                 "reason": "\(String(reason.prefix(200)).debugDescription)",
             ])
@@ -259,18 +278,22 @@ extension Coordinator {
         }
     }
 
-    /// Checks answers on the verification threads, one request at a time per task.
-    nonisolated func runChecker(_ requests: AsyncStream<VerificationRequest>, pool: BlockingIOPool) async {
-        for await request in requests {
-            let checks = request.checks
-            let defect: BlockDefect?
-            do {
-                defect = try await pool.run { ResultChecker.check(checks) }
-            } catch {
-                // The pool stopped: the coordinator is shutting down and the job with it.
-                continue
+    /// Checks answers and stitched segments on the verification threads, one at a time per task.
+    nonisolated func runChecker(_ requests: AsyncStream<LocalCheck>, pool: BlockingIOPool) async {
+        for await local in requests {
+            switch local {
+            case .answer(var request):
+                let checks = request.checks
+                guard let outcome = try? await pool.run({ ResultChecker.check(checks) }) else {
+                    // The pool stopped: the coordinator is shutting down and the job with it.
+                    continue
+                }
+                request.recordStoredCRCs(outcome.storedCRCs)
+                await checked(request, defect: outcome.defect)
+            case .segment(let check):
+                guard let finding = try? await pool.run({ SegmentChecker.check(check) }) else { continue }
+                await segmentChecked(check, finding: finding)
             }
-            await checked(request, defect: defect)
         }
     }
 }

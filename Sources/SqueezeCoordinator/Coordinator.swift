@@ -82,7 +82,7 @@ public actor Coordinator {
     /// The result check's state: sources kept for it, strikes, quarantine.
     var verification = VerificationBook()
     /// Answers waiting for their check (`Coordinator+Verification`).
-    var verifySink: AsyncStream<VerificationRequest>.Continuation?
+    var verifySink: AsyncStream<LocalCheck>.Continuation?
     /// Threads that check answers, apart from the I/O pool so a check never delays a publish.
     private let verifyPool = BlockingIOPool(threads: 2, name: "squeeze-verify")
 
@@ -153,7 +153,7 @@ public actor Coordinator {
             throw error
         }
         let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
-        let (verifications, verifySink) = AsyncStream.makeStream(of: VerificationRequest.self)
+        let (verifications, verifySink) = AsyncStream.makeStream(of: LocalCheck.self)
         // At most one request per running job is out at a time.
         let (scanRequests, scanSink) = AsyncStream.makeStream(of: ScanRequest.self)
         var writerStreams: [AsyncStream<WriterCommand>] = []
@@ -301,7 +301,7 @@ public actor Coordinator {
         }
     }
 
-    private func attach(verifySink: AsyncStream<VerificationRequest>.Continuation) {
+    private func attach(verifySink: AsyncStream<LocalCheck>.Continuation) {
         self.verifySink = verifySink
     }
 
@@ -780,6 +780,9 @@ public actor Coordinator {
         status.resultsChecked = configuration.verifyResults
         status.checksByWorkers = verification.checkedByWorkers
         status.checksByCoordinator = verification.checkedLocally
+        status.stitchChecksByWorkers = verification.segmentsCheckedByWorkers
+        status.stitchChecksByCoordinator = verification.segmentsCheckedLocally
+        status.refusedStitches = verification.refusedStitches
         if let authorized = configuration.security?.authorized {
             status.authorizedKeys = authorized.count
             status.refusedConnections = authorized.refusedCount
@@ -1260,7 +1263,10 @@ public actor Coordinator {
             guard isLast || bytes >= UInt64(configuration.stitchSegmentBytes) || next - first == Self.stitchSegmentPieces else { return }
             let header = header(of: file, in: job).encoded()
             if stitch == nil {
-                let candidates = workers.values.filter { $0.isShared(for: key.job) && $0.routingID != excluded }
+                let candidates = workers.values.filter { worker in
+                    worker.isShared(for: key.job) && worker.routingID != excluded
+                        && !verification.quarantine.isQuarantined(verification.identity(of: worker.routingID))
+                }
                 let worker = candidates.min { first, second in
                     let (a, b) = (scheduler.busy(first.routingID), scheduler.busy(second.routingID))
                     return a != b ? a < b : first.routingID.lexicographicallyPrecedes(second.routingID)
@@ -1279,6 +1285,17 @@ public actor Coordinator {
                 for case let piece? in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
                 trailer = checksum.trailer.encoded()
             }
+            var expectedCRC: UInt32?
+            if checksResults(of: key.job) {
+                // Every piece's bytes were read by its check; a verifier that does not report
+                // what it read leaves nothing to check the segment against: a writer joins it.
+                let stored = pieces[first..<next].compactMap { $0.flatMap { piece in piece.storedCRC.map { (crc: $0, length: piece.length) } } }
+                guard stored.count == next - first else {
+                    joinInWriter(key.file, of: &job)
+                    return
+                }
+                expectedCRC = StitchSegment.expectedCRC(header: first == 0 ? header : [], pieces: stored, trailer: trailer)
+            }
             send(.stitch(StitchRequest(
                 jobID: key.job, file: UInt32(key.file), attempt: current.attempt, workspace: job.workspace.path.bytes,
                 offset: current.end, syncResult: !worker.sharesKernel, permissions: file.stamp.permissions,
@@ -1289,8 +1306,10 @@ public actor Coordinator {
                 })), to: current.worker)
             if current.awaited.isEmpty { current.since = .now }
             current.sentPieces = next
+            let start = first == 0 ? 0 : current.end
             current.end += bytes + UInt64(trailer.count)
-            current.awaited.append(current.end)
+            current.awaited.append(StitchSegment(
+                range: start..<current.end, expectedCRC: expectedCRC, pieces: first..<next, header: first == 0 ? header : [], trailer: trailer))
             current.lastSent = isLast
             stitch = current
             job.stitching[key.file] = current
@@ -1301,16 +1320,16 @@ public actor Coordinator {
     static let stitchSegmentPieces = 4096
 
     /// The coordinator's own way: a writer appends the pieces to the output (copy_file_range).
-    private func stitchInWriter(_ key: FileKey) {
+    func stitchInWriter(_ key: FileKey) {
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         joinInWriter(key.file, of: &job)
         jobs[key.job] = job
     }
 
     /// A worker's answer to a stitch segment. Each must end the output where the coordinator
-    /// computed; once the last is in, the output is adopted like a one-block file and the
-    /// worker removes the pieces. A failed segment falls back to a writer; answers of any
-    /// other attempt are late.
+    /// computed, and is checked (when the job's answers are); once the last is in and every
+    /// check passed, the output is adopted like a one-block file and the worker removes the
+    /// pieces. A failed segment falls back to a writer; answers of any other attempt are late.
     private func stitched(_ result: StitchResult, from peer: [UInt8]) {
         let key = FileKey(job: result.jobID, file: Int(result.file))
         guard jobs[key.job]?.state == .running, var current = jobs[key.job]?.stitching[key.file],
@@ -1327,25 +1346,42 @@ public actor Coordinator {
             stitchInWriter(key)
             return
         }
-        guard let expected = current.awaited.popFirst(), result.length == expected else {
-            countMalformed(ProtocolError.malformed("stitched up to \(result.length), the segment ends at \(current.awaited.first ?? 0)"), from: peer)
+        guard let segment = current.awaited.popFirst(), result.length == segment.range.upperBound else {
+            countMalformed(ProtocolError.malformed("stitched up to \(result.length), the segment ends at \(current.awaited.first?.range.upperBound ?? 0)"), from: peer)
             stitchInWriter(key)
             return
         }
-        current.confirmed = expected
+        current.confirmed = segment.range.upperBound
         current.since = .now
+        var check: SegmentCheck?
+        if let expectedCRC = segment.expectedCRC, let job = jobs[key.job], let pieces = job.stitchPieces[key.file],
+           segment.pieces.upperBound <= pieces.count {
+            check = SegmentCheck(
+                id: verification.nextCheckID, file: key, attempt: result.attempt, stitcher: peer,
+                path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt), range: segment.range,
+                expectedCRC: expectedCRC, header: segment.header, pieces: pieces[segment.pieces].compactMap { $0 }, trailer: segment.trailer)
+            verification.nextCheckID += 1
+            current.checking.insert(verification.nextCheckID - 1)
+        }
+        jobs[key.job]?.stitching[key.file] = current
+        if let check {
+            checkSegment(check)
+        } else if current.isComplete {
+            adoptStitch(key)
+        }
+    }
+
+    /// A stitch is whole and checked: its output is adopted like a one-block file, and the
+    /// worker that stitched it removes the pieces.
+    func adoptStitch(_ key: FileKey) {
         // Moved out and back in: updating a copy would copy the job's stitch tables.
         guard var running = jobs.removeValue(forKey: key.job) else { return }
         defer { jobs[key.job] = running }
-        guard current.isComplete else {
-            running.stitching[key.file] = current
-            return
-        }
+        guard let stitch = running.stitching.removeValue(forKey: key.file) else { return }
         let pieces = running.stitchPieces.removeValue(forKey: key.file) ?? []
-        running.stitching.removeValue(forKey: key.file)
         let member = PieceBlock(
-            path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: result.attempt),
-            crc: 0, rawLength: 0, length: result.length, item: 0, attempt: result.attempt, position: 0)
+            path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: stitch.attempt),
+            crc: 0, rawLength: 0, length: stitch.confirmed, item: 0, attempt: stitch.attempt, position: 0)
         if let file = running.open[key.file]?.plan {
             writer(for: key)?.yield(.member(spec(of: file, in: running), member))
         }
@@ -1353,8 +1389,8 @@ public actor Coordinator {
         // byte, which the coordinator must not spend.
         send(.discard(PieceDiscard(jobID: key.job, workspace: running.workspace.path.bytes, pieces: pieces.compactMap { piece in
             piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: 0) }
-        })), to: peer)
-        running.freeing[peer, default: 0] += 1
+        })), to: stitch.worker)
+        running.freeing[stitch.worker, default: 0] += 1
     }
 
     /// Stitches held by a worker that is gone, or whose segments are past their time, start

@@ -10,6 +10,13 @@ struct PieceBlock: Sendable {
     var rawLength: Int
     /// Bytes in the piece.
     var length: UInt64
+    /// CRC-32 of the piece's bytes as its check read them (by a verifier that reports it, or
+    /// by the coordinator): what a stitched segment made of it must agree with. Nil until
+    /// checked, or when its verifier does not report it.
+    var storedCRC: UInt32?
+    /// The verifier that reported `storedCRC` (its routing id); nil when the coordinator read
+    /// it. Blamed if the piece turns out not to have it.
+    var storedCRCReporter: [UInt8]?
     /// The item, attempt and position in the item that wrote it (a stitch names it by them).
     var item: UInt64
     /// The accepted attempt.

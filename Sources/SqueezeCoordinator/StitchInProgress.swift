@@ -13,13 +13,14 @@ struct StitchInProgress: Sendable {
     var sentPieces = 0
     /// Where the next segment starts in the output.
     var end: UInt64
-    /// Where the output ends after each segment sent and not yet answered, in order: each
-    /// answer must report the next one.
-    var awaited = Deque<UInt64>()
+    /// Segments sent and not yet answered, in order: each answer must report the next one's end.
+    var awaited = Deque<StitchSegment>()
     /// Where the output ended after the last answered segment.
     var confirmed: UInt64
     /// The last segment (with the trailer) is sent.
     var lastSent = false
+    /// Checks of answered segments not yet back: the output is published only once they are.
+    var checking: Set<UInt64> = []
 
     /// Starts an attempt whose first segment goes after a header of `headerLength` bytes.
     init(worker: [UInt8], attempt: UInt64, headerLength: Int, now: ContinuousClock.Instant) {
@@ -31,8 +32,11 @@ struct StitchInProgress: Sendable {
     }
 
     /// Compressed bytes sent and not yet answered.
-    var outstandingBytes: UInt64 { (awaited.last ?? confirmed) - confirmed }
+    var outstandingBytes: UInt64 { (awaited.last?.range.upperBound ?? confirmed) - confirmed }
 
     /// Whether every segment, the last included, is answered: the output is whole.
-    var isComplete: Bool { lastSent && awaited.isEmpty }
+    var isWritten: Bool { lastSent && awaited.isEmpty }
+
+    /// Whether the output is whole and every segment's check came back good: it can be published.
+    var isComplete: Bool { isWritten && checking.isEmpty }
 }

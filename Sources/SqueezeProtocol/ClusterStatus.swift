@@ -29,6 +29,12 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     /// Answers the coordinator checked itself since start (no other worker could, a verifier
     /// was late, contested, or audited); nil from coordinators before verification items.
     public var checksByCoordinator: Int?
+    /// Stitched segments read back for their check by another worker, and by the coordinator
+    /// itself, since start; nil from coordinators before stitches were checked.
+    public var stitchChecksByWorkers: Int?
+    public var stitchChecksByCoordinator: Int?
+    /// Stitches given up because a segment held other bytes than its pieces, since start.
+    public var refusedStitches: Int?
 
     /// Creates a status.
     public init(

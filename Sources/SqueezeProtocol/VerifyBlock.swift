@@ -6,4 +6,7 @@ public enum VerifyBlock: Sendable, Equatable {
     /// The bytes are on shared storage: the verifier reads the source range and the
     /// compressed range itself.
     case reference(VerifyReference)
+    /// Only the CRC-32 of a range of a file on shared storage (a stitched segment): nothing
+    /// to decode. Sent only to a worker that announced `verifyRange`.
+    case range(VerifyRange)
 }

@@ -6,6 +6,7 @@ extension WireCodec {
     private static let inlineKind: UInt8 = 0
     private static let referenceKind: UInt8 = 1
     private static let memberKind: UInt8 = 2
+    private static let rangeKind: UInt8 = 3
 
     static func encodeVerify(_ request: VerifyRequest) -> [ZMQFrame] {
         var writer = ByteWriter(capacity: 28 + request.blocks.count * 64)
@@ -39,6 +40,13 @@ extension WireCodec {
                 writer.write(reference.compressedOffset)
                 writer.write(reference.compressedLength)
                 if let header = reference.header { writeBytes(header, to: &writer) }
+            case .range(let range):
+                writer.write(rangeKind)
+                writer.write(UInt32(0))
+                writer.write(UInt8(0))
+                writeBytes(range.path, to: &writer)
+                writer.write(range.offset)
+                writer.write(range.length)
             }
         }
         return [ZMQFrame(writer.bytes)] + payloads
@@ -107,6 +115,16 @@ extension WireCodec {
                     sourcePath: source, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: inode,
                     sourceOffset: offset, dictionaryLength: dictionary, rawLength: raw, isLast: last == 1,
                     compressedPath: compressedPath, compressedOffset: compressedOffset, compressedLength: compressedLength, header: header)))
+            case rangeKind:
+                guard raw == 0, last == 0 else { throw .malformed("range block with raw length \(raw), last flag \(last)") }
+                let path = try path(&reader, "range path")
+                let offset = try reader.read(UInt64.self, "range offset")
+                let length = try reader.read(UInt64.self, "range length")
+                // Both bounded, so their sum cannot overflow.
+                guard offset <= ProtocolLimits.maxPlacementOffset, length <= ProtocolLimits.maxPlacementOffset else {
+                    throw .malformed("range \(offset)+\(length)")
+                }
+                blocks.append(.range(VerifyRange(path: path, offset: offset, length: length)))
             default:
                 throw .malformed("block kind \(kind)")
             }
@@ -125,6 +143,10 @@ extension WireCodec {
             writer.write(finding.crc)
             writer.write(finding.sourceCRC)
             writeBytes(Array(finding.reason.utf8.prefix(maxFailureBytes)), to: &writer)
+        }
+        // The stored CRCs follow the findings, all or none: a verifier without them ends here.
+        if report.findings.contains(where: { $0.storedCRC != nil }) {
+            for finding in report.findings { writer.write(finding.storedCRC ?? 0) }
         }
         return writer.bytes
     }
@@ -146,6 +168,9 @@ extension WireCodec {
             let sourceCRC = try reader.read(UInt32.self, "source crc")
             let reason = try readBytes(&reader, limit: maxFailureBytes, "reason")
             findings.append(VerifyFinding(outcome: outcome, crc: crc, sourceCRC: sourceCRC, reason: String(decoding: reason, as: UTF8.self)))
+        }
+        if reader.remaining > 0 {
+            for position in findings.indices { findings[position].storedCRC = try reader.read(UInt32.self, "stored crc") }
         }
         try reader.expectEnd("verified table")
         return VerifyReport(checkID: check, findings: findings)

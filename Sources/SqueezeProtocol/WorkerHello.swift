@@ -23,6 +23,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
 
     /// The capability of answering `verify` items.
     public static let verifyCapability = "verify"
+    /// The capability of answering `verify` range blocks (kind 3) and reporting the CRC-32 of
+    /// the compressed bytes read for each block: what checking a stitched file takes.
+    public static let verifyRangeCapability = "verifyRange"
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024

@@ -15,13 +15,14 @@ enum VerifyRunner {
         do {
             verifier = try BlockVerifier()
         } catch {
-            let finding = VerifyFinding(outcome: .unreadable, reason: "cannot check: \(error)")
+            let finding = VerifyFinding(outcome: .unreadable, storedCRC: 0, reason: "cannot check: \(error)")
             return VerifyReport(checkID: request.checkID, findings: request.blocks.map { _ in finding })
         }
         return VerifyReport(checkID: request.checkID, findings: request.blocks.map { block in
             switch block {
             case .inline(let inline): decode(inline, with: verifier)
             case .reference(let reference): decode(reference, with: verifier)
+            case .range(let range): checksum(range)
             }
         })
     }
@@ -33,10 +34,23 @@ enum VerifyRunner {
                     try verifier.decode(deflate, dictionary: dictionary, rawLength: block.rawLength, isLast: block.isLast)
                 }
             }
-            return VerifyFinding(outcome: .decoded, crc: crc)
+            return VerifyFinding(outcome: .decoded, crc: crc, storedCRC: block.deflate.withUnsafeBytes { CRC32.checksum($0) })
         } catch {
-            return VerifyFinding(outcome: .defect, reason: error.reason)
+            return VerifyFinding(outcome: .defect, storedCRC: block.deflate.withUnsafeBytes { CRC32.checksum($0) }, reason: error.reason)
         }
+    }
+
+    /// A stitched segment: only the CRC-32 of its bytes, read in chunks.
+    private static func checksum(_ range: VerifyRange) -> VerifyFinding {
+        var crc: UInt32 = 0
+        do {
+            try PieceReader.forEachChunk(BytePath(bytes: range.path), offset: range.offset, count: range.length) {
+                crc = CRC32.checksum($0, seed: crc)
+            }
+        } catch {
+            return VerifyFinding(outcome: .unreadable, reason: (error as? FileSystemError)?.reason ?? "\(error)")
+        }
+        return VerifyFinding(outcome: .decoded, crc: crc, storedCRC: crc)
     }
 
     private static func decode(_ block: VerifyReference, with verifier: BlockVerifier) -> VerifyFinding {
@@ -54,6 +68,7 @@ enum VerifyRunner {
             return VerifyFinding(outcome: .unreadable, reason: (error as? FileSystemError)?.reason ?? "\(error)")
         }
         let sourceCRC = source.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[block.dictionaryLength...])) }
+        let storedCRC = CRC32.checksum(stored)
         do {
             let crc = try stored.withUnsafeBytes { bytes -> UInt32 in
                 if let header = block.header {
@@ -64,9 +79,9 @@ enum VerifyRunner {
                                         rawLength: block.rawLength, isLast: block.isLast)
                 }
             }
-            return VerifyFinding(outcome: .decoded, crc: crc, sourceCRC: sourceCRC)
+            return VerifyFinding(outcome: .decoded, crc: crc, sourceCRC: sourceCRC, storedCRC: storedCRC)
         } catch {
-            return VerifyFinding(outcome: .defect, sourceCRC: sourceCRC, reason: (error as? BlockDefect)?.reason ?? "\(error)")
+            return VerifyFinding(outcome: .defect, sourceCRC: sourceCRC, storedCRC: storedCRC, reason: (error as? BlockDefect)?.reason ?? "\(error)")
         }
     }
 }

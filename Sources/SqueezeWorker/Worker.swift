@@ -138,7 +138,7 @@ public final class Worker: Sendable {
             slots: configuration.slots, pid: getpid(),
             engines: configuration.engines.map(\.rawValue),
             storage: configuration.storage, bootID: KernelIdentity.bootID,
-            capabilities: configuration.verifies ? [WorkerHello.verifyCapability] : nil))))
+            capabilities: configuration.verifies ? [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] : nil))))
     }
 
     /// One connection's life: receiver, heartbeat and slot tasks in one task group.

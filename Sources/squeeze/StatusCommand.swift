@@ -74,6 +74,9 @@ struct StatusCommand: AsyncParsableCommand {
         } else if let refused = status.refusedResults, refused > 0 {
             text += "results refused by the check: \(refused)\n"
         }
+        if let refused = status.refusedStitches, refused > 0 {
+            text += "stitches refused by the check (joined by the coordinator instead): \(refused)\n"
+        }
         if status.lateResults > 0 || status.malformedMessages > 0 {
             text += "late results dropped: \(status.lateResults), malformed messages dropped: \(status.malformedMessages)\n"
         }

@@ -308,6 +308,10 @@ struct ClusterTests {
         let sharedRun = try run("out-shared", on: shared)
         #expect(sharedRun.relayed == 0, "blocks passed through the coordinator in shared mode")
         #expect(sharedRun.joined == 0, "the coordinator joined files that shared-storage workers should have stitched or placed")
+        // Level 6: each stitched segment was read back by the worker that did not stitch it,
+        // and passed. Level 0 stitches nothing (blocks are written in place).
+        let checked = try shared.status()
+        #expect(((checked.stitchChecksByWorkers ?? 0) > 0) == (level != "0") && checked.refusedStitches == 0, "\(checked)")
         #expect(try shared.status().workers.allSatisfy { $0.storage == "auto" && $0.itemsDone > 0 })
 
         let mixed = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: segments)

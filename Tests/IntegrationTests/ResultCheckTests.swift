@@ -121,4 +121,43 @@ struct ResultCheckTests {
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 8)
         #expect(failing.stdout.contains("failed 1"), "the failing worker was given no item: \(failing.stdout)")
     }
+
+    @Test("a worker stitching wrongly: each corrupt segment is caught by another worker's reading, the file is joined by the coordinator, and the stitcher ends quarantined",
+          .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
+    func wrongStitchesAreRefused() throws {
+        let python = try #require(CurveTests.pyzmq)
+        let tree = try TestTree()
+        // Six files of eight blocks each: every one is stitched, in several 64 KiB segments.
+        try TestCorpus.make(at: tree.path("data/src"), files: 6, bytesPerFile: 2 << 20)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: [
+            "--item-size", "1M", "--block-size", "256K", "--stitch-segment", "64K",
+        ])
+        // No engine: it gets no item, so it is always the least busy shared worker, the one
+        // every stitch goes to until it is quarantined.
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-stitcher", slots: 1, mode: "stitch-bad", in: tree.root)
+        try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(bad.stderr)")
+        try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"])
+        try #require(cluster.waitForWorkers(2))
+
+        let outcome = try cluster.submitAndWait(["src", "--level", "6", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 6)
+        #expect(bad.stdout.contains("stitched 3"), "the hostile worker was given too few segments: \(bad.stdout)")
+        let summary = try #require(JobEvents.finished(outcome.stdout))
+        #expect(summary["state"] as? String == "completed")
+        #expect((summary["filesJoinedByCoordinator"] as? Int ?? 0) >= 3, "\(summary)")
+        #expect(TreeCheck.temporaries(under: tree.path("data/src.squeezed")).isEmpty)
+
+        let status = try cluster.status()
+        #expect(status.workers.first { $0.workerID == "bad-stitcher" }?.quarantined == true, "\(status.workers)")
+        #expect(status.workers.first { $0.workerID == "shared-worker" }?.quarantined == nil)
+        #expect((status.refusedStitches ?? 0) >= 3, "\(status)")
+        #expect((status.stitchChecksByWorkers ?? 0) >= 3, "\(status)")
+        let log = cluster.coordinator.stderr
+        #expect(log.components(separatedBy: "stitch refused:").count == 2, "first refusal logged once: \(log)")
+        // The real worker read the segments and said they were wrong; the coordinator agreed,
+        // so the verifier got no strike.
+        #expect(!log.contains("verdict refused"), "\(log)")
+        #expect(cluster.coordinator.isRunning)
+    }
 }

@@ -13,6 +13,10 @@ Prints "verdict N" after each.
 MODE `verify-silent`: like those, but it never answers a `verify`. Prints "ignored N".
 MODE `fail-reads`: it announces shared storage, says it sees every job's files, and answers
 every `workRef` with each block failed ("cannot read"), writing nothing. Prints "failed N".
+MODE `stitch-bad`: it announces shared storage and no engine (so it is given stitches, never
+items) and joins every segment as asked, header, pieces and trailer at the right offsets and
+with the right length, but with one byte of each segment's first piece flipped. Prints
+"stitched N".
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
 in the environment, it connects with CURVE.
 """
@@ -21,7 +25,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -40,6 +44,9 @@ hello = {"workerID": worker_id, "host": "test", "slots": slots, "pid": os.getpid
          "engines": ["zlib", "libdeflate", "isal", "stored"]}
 if mode == "fail-reads":
     hello["storage"] = "shared"
+elif mode == "stitch-bad":
+    hello["storage"] = "shared"
+    hello["engines"] = []
 elif mode != "wrong":
     # It only verifies: with no engine it is given no item, so it is always free to check.
     hello["capabilities"] = ["verify"]
@@ -79,8 +86,46 @@ def failed_pieces(table):
     pieces = struct.pack("<IIQI", 0, 0, 0, len(reason)) + reason
     return struct.pack("<QQQI", job, item, attempt, count) + pieces * count
 
+def take_bytes(table, at):
+    (n,) = struct.unpack_from("<I", table, at)
+    return table[at + 4 : at + 4 + n], at + 4 + n
+
+def stitch(table):
+    """Joins one segment as the stitch table says, corrupting it; returns the stitched table."""
+    job, file, attempt, flags, mode_bits, sec, nsec, offset = struct.unpack_from("<QIQBIqqQ", table, 0)
+    at = 49
+    workspace, at = take_bytes(table, at)
+    head, at = take_bytes(table, at)
+    trailer, at = take_bytes(table, at)
+    (count,) = struct.unpack_from("<I", table, at)
+    at += 4
+    ws = workspace.decode()
+    out_path = f"{ws}/s{file}-{attempt}"
+    fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | (os.O_EXCL if head else 0), 0o600)
+    try:
+        if head:
+            os.pwrite(fd, head, 0)
+        end = offset
+        for i in range(count):
+            item, piece_attempt, position, length = struct.unpack_from("<QQIQ", table, at)
+            at += 28
+            with open(f"{ws}/p{item}-{piece_attempt}-{position}", "rb") as piece:
+                data = bytearray(piece.read())
+            if i == 0 and data:
+                data[len(data) // 2] ^= 0x20
+            os.pwrite(fd, bytes(data), end)
+            end += len(data)
+        if trailer:
+            os.pwrite(fd, trailer, end)
+            end += len(trailer)
+            os.fchmod(fd, mode_bits & 0o7777)
+    finally:
+        os.close(fd)
+    return struct.pack("<QIQQI", job, file, attempt, end, 0)
+
 answered = 0
 judged = 0
+stitched = 0
 failed = 0
 last_beat = 0.0
 while True:
@@ -103,6 +148,15 @@ while True:
     if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 10:  # probe
         probe = json.loads(frames[1])
         sock.send_multipart([header(11), json.dumps({"jobID": probe["jobID"], "shared": True}).encode()])
+        continue
+    if len(frames[0]) == 16 and mode == "stitch-bad" and frames[0][3] == 14:  # stitch
+        sock.send_multipart([header(15), stitch(frames[1])])
+        stitched += 1
+        print(f"stitched {stitched}", flush=True)
+        continue
+    if len(frames[0]) == 16 and mode == "stitch-bad" and frames[0][3] == 16:  # discard
+        (job,) = struct.unpack_from("<Q", frames[1], 0)
+        sock.send_multipart([header(17), struct.pack("<Q", job)])
         continue
     if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 12:  # workRef
         sock.send_multipart([header(13), failed_pieces(frames[1])])

@@ -167,11 +167,12 @@ enum Fixtures {
         case .discarded: [.discarded(7), .discarded(UInt64.max)]
         case .discard: [.discard(discard), .discard(PieceDiscard(jobID: 7, workspace: Array("/w".utf8), pieces: []))]
         case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: []))]
-        case .verified: [.verified(verified), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
+        case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
         }
     }
 
-    /// A check of three blocks: one inline (with a dictionary), one piece and one whole member by reference.
+    /// A check of four blocks: one inline (with a dictionary), one piece and one whole member
+    /// by reference, and a stitched segment's range.
     static let verify = VerifyRequest(checkID: 9, jobID: 7, itemID: 42, blocks: [
         .inline(InlineVerifyBlock(dictionary: ZMQFrame([UInt8](repeating: 0x61, count: 32_768)), deflate: ZMQFrame([3, 0]), rawLength: 65_536, isLast: false)),
         .reference(VerifyReference(
@@ -183,11 +184,17 @@ enum Fixtures {
             sourceOffset: 0, dictionaryLength: 0, rawLength: 10, isLast: true,
             compressedPath: Array("/data/out/.squeeze-tmp-job-1/p42-9-2".utf8), compressedOffset: 12, compressedLength: 40,
             header: [0x1F, 0x8B, 8, 8, 0, 0, 0, 0, 0, 3, 0x62, 0])),
+        .range(VerifyRange(path: Array("/data/out/.squeeze-tmp-job-1/s3-12".utf8), offset: 16 << 20, length: (16 << 20) + 8)),
     ])
     static let verified = VerifyReport(checkID: 9, findings: [
         VerifyFinding(outcome: .decoded, crc: 0xDEAD_BEEF),
         VerifyFinding(outcome: .defect, sourceCRC: 0x1234_5678, reason: "not valid deflate data (last block)"),
         VerifyFinding(outcome: .unreadable, reason: "/data/b: file was modified while it was read (mtime changed)"),
+    ])
+    /// From a verifier with `verifyRange`: each finding carries the CRC of the bytes it read.
+    static let verifiedWithStoredCRCs = VerifyReport(checkID: 10, findings: [
+        VerifyFinding(outcome: .decoded, crc: 0xDEAD_BEEF, sourceCRC: 0xDEAD_BEEF, storedCRC: 0x0BAD_F00D),
+        VerifyFinding(outcome: .unreadable, storedCRC: 0, reason: "gone"),
     ])
 
     /// A segment after the first: no header, no trailer.

@@ -62,6 +62,34 @@ struct ReferenceTableTests {
         #expect(Self.decodeError(WireCodec.encodeBytes(.stitch(Fixtures.lastSegment))) == nil)
     }
 
+    @Test func aRangeCheckMustDecodeNothingAndStayWithinTheLimit() {
+        func verify(_ range: VerifyRange) -> [[UInt8]] {
+            WireCodec.encodeBytes(.verify(VerifyRequest(checkID: 1, jobID: 2, itemID: 0, blocks: [.range(range)])))
+        }
+        let good = VerifyRange(path: Array("/w/s0-1".utf8), offset: 0, length: 1 << 20)
+        #expect(Self.decodeError(verify(good)) == nil)
+        var frames = verify(good)
+        frames[1][28 + 1] = 1  // a planned length: a range has nothing to decode
+        #expect(Self.isMalformed(Self.decodeError(frames)))
+        #expect(Self.isMalformed(Self.decodeError(verify(VerifyRange(path: good.path, offset: UInt64.max, length: 1)))))
+        #expect(Self.isMalformed(Self.decodeError(verify(VerifyRange(path: good.path, offset: 0, length: UInt64.max)))))
+        #expect(Self.decodeError(verify(VerifyRange(path: Array("relative".utf8), offset: 0, length: 1))) != nil)
+    }
+
+    @Test func storedCRCsFollowTheFindingsAllOrNone() throws {
+        let frames = WireCodec.encodeBytes(.verified(Fixtures.verifiedWithStoredCRCs))
+        #expect(Self.decodeError(frames) == nil)
+        // One finding's CRC missing, or one too many: not a table.
+        #expect(Self.decodeError([frames[0], Array(frames[1].dropLast(4))]) != nil)
+        #expect(Self.decodeError([frames[0], frames[1] + [0, 0, 0, 0]]) != nil)
+        // Without them (a verifier that does not report them) each finding has none.
+        guard case .verified(let report) = try WireCodec.decode(WireCodec.encodeBytes(.verified(Fixtures.verified))).message else {
+            Issue.record("not a verified message")
+            return
+        }
+        #expect(report.findings.allSatisfy { $0.storedCRC == nil })
+    }
+
     @Test func aRangeOutsideTheFileIsRefused() {
         #expect(Self.decodeError(Self.work([Self.block(offset: 1, data: 10, size: 10)])) != nil)
         #expect(Self.decodeError(Self.work([Self.block(offset: UInt64.max, data: 1, size: 10)])) != nil)

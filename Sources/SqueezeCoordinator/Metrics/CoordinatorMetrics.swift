@@ -32,6 +32,8 @@ public struct CoordinatorMetrics: Sendable {
     let malformedMessages: Counter
     /// Answers refused by the result check.
     let refusedResults: Counter
+    /// Stitches refused by the check of their segments.
+    let refusedStitches: Counter
     /// From handing an item out to its answer.
     let itemDuration: Timer
     /// Writing a batch of blocks into an output.
@@ -69,6 +71,7 @@ public struct CoordinatorMetrics: Sendable {
         lateResults = Counter(label: "squeeze_late_results_total", factory: factory)
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)
+        refusedStitches = Counter(label: "squeeze_refused_stitches_total", factory: factory)
         itemDuration = Timer(label: "squeeze_item_duration_seconds", factory: factory)
         writeDuration = Timer(label: "squeeze_write_duration_seconds", factory: factory)
         fsyncDuration = Timer(label: "squeeze_fsync_duration_seconds", factory: factory)

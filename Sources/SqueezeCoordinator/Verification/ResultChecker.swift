@@ -11,28 +11,32 @@ import SqueezeIO
 ///   claim must be its CRC; the piece is read back and must inflate to it. Checking the bytes
 ///   on disk, not a report about them, is what makes the check hold whatever the worker says.
 enum ResultChecker {
-    /// The first defect among the blocks, naming the block; nil when every block passes.
-    static func check(_ blocks: [CheckedBlock]) -> BlockDefect? {
+    /// The first defect among the blocks, naming the block (nil when every block passes),
+    /// and for each block checked (not skipped), the CRC-32 of the compressed bytes read back
+    /// (nil for bytes that came in a message: they are never stitched by a worker).
+    static func check(_ blocks: [CheckedBlock]) -> (defect: BlockDefect?, storedCRCs: [UInt32?]) {
         let verifier: BlockVerifier
         do {
             verifier = try BlockVerifier()
         } catch {
-            return BlockDefect("cannot check: \(error)")
+            return (BlockDefect("cannot check: \(error)"), [])
         }
+        var storedCRCs: [UInt32?] = []
         for (position, block) in blocks.enumerated() {
             do {
-                try check(block, with: verifier)
+                if case .skipped = block { continue }
+                storedCRCs.append(try check(block, with: verifier))
             } catch {
-                return BlockDefect("block \(position): \(error.reason)")
+                return (BlockDefect("block \(position): \(error.reason)"), storedCRCs)
             }
         }
-        return nil
+        return (nil, storedCRCs)
     }
 
-    private static func check(_ block: CheckedBlock, with verifier: BlockVerifier) throws(BlockDefect) {
+    private static func check(_ block: CheckedBlock, with verifier: BlockVerifier) throws(BlockDefect) -> UInt32? {
         switch block {
         case .skipped:
-            return
+            return nil
         case .received(let result, let source, let isLast):
             let claim = BlockClaim(crc: result.crc, rawLength: result.rawLength, isLast: isLast)
             if let source, source.crc != claim.crc {
@@ -46,12 +50,14 @@ enum ResultChecker {
             } catch {
                 throw error as? BlockDefect ?? BlockDefect("\(error)")
             }
+            return nil
         case .written(let written):
-            try check(written, with: verifier)
+            return try check(written, with: verifier)
         }
     }
 
-    private static func check(_ block: WrittenBlock, with verifier: BlockVerifier) throws(BlockDefect) {
+    /// Returns the CRC-32 of the compressed bytes read back.
+    private static func check(_ block: WrittenBlock, with verifier: BlockVerifier) throws(BlockDefect) -> UInt32 {
         let source: [UInt8]
         let stored: [UInt8]
         do {
@@ -83,5 +89,6 @@ enum ResultChecker {
         } catch {
             throw error as? BlockDefect ?? BlockDefect("\(error)")
         }
+        return CRC32.checksum(stored)
     }
 }

@@ -11,6 +11,8 @@ struct VerificationBook: Sendable {
     var uncheckedJobs: Set<UInt64> = []
     /// Checks out with verifying workers, by check id.
     var pending: [UInt64: PendingCheck] = [:]
+    /// Checks of stitched segments out with verifying workers, by check id.
+    var segments: [UInt64: PendingSegmentCheck] = [:]
     /// Checks waiting to leave with the next message to their verifier.
     var outgoing = OutgoingChecks()
     var nextCheckID: UInt64 = 1
@@ -19,6 +21,11 @@ struct VerificationBook: Sendable {
     /// Answers checked by another worker, and by the coordinator itself, since start.
     var checkedByWorkers = 0
     var checkedLocally = 0
+    /// Stitched segments sent to another worker for their check, checked by the coordinator,
+    /// and stitches refused, since start.
+    var segmentsCheckedByWorkers = 0
+    var segmentsCheckedLocally = 0
+    var refusedStitches = 0
 
     /// Workers (by identity) that let a check pass its deadline: not chosen as verifiers again.
     var lateVerifiers: Set<[UInt8]> = []
@@ -44,6 +51,7 @@ struct VerificationBook: Sendable {
     /// Checks `verifier` has not answered yet.
     func pendingCount(of verifier: [UInt8]) -> Int {
         pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
+            + segments.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
     }
 
     /// Forgets what was kept for a job that ended.
@@ -51,6 +59,7 @@ struct VerificationBook: Sendable {
         uncheckedJobs.remove(job)
         sources = sources.filter { $0.key.job != job }
         pending = pending.filter { $0.value.request.item.job != job }
+        segments = segments.filter { $0.value.check.file.job != job }
         outgoing.forget(job: job)
         retriedReads = retriedReads.filter { $0.job != job }
     }

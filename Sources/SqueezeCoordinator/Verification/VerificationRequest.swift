@@ -14,4 +14,20 @@ struct VerificationRequest: Sendable {
     var checks: [CheckedBlock]
     /// What a verifier said, when the coordinator checks because of it.
     var verdict = VerifierVerdict.none
+
+    /// Keeps what the check read of each piece (one CRC per block checked, in order, as
+    /// findings come), and who said so (`reporter`, nil for the coordinator): a stitched
+    /// segment of them is checked against it.
+    mutating func recordStoredCRCs(_ crcs: [UInt32?], reporter: [UInt8]? = nil) {
+        var next = crcs.makeIterator()
+        for position in checks.indices {
+            if case .skipped = checks[position] { continue }
+            guard let crc = next.next() else { return }
+            if case .piece(var piece)? = blocks[position] {
+                piece.storedCRC = crc
+                piece.storedCRCReporter = crc == nil ? nil : reporter
+                blocks[position] = .piece(piece)
+            }
+        }
+    }
 }

@@ -1,0 +1,111 @@
+import SqueezeIO
+import SqueezeProtocol
+
+/// The check of stitched files: a worker that joins pieces is not trusted either. Each
+/// segment it reports written is read back by another worker (or the coordinator), whose
+/// CRC-32 of the range must equal the one the coordinator computes from the header, the
+/// pieces as their own checks read them, and the trailer (docs/architecture.md, "Checking
+/// results"). The output is published only once every segment passed.
+extension Coordinator {
+    /// Sends a segment's check to a worker able to (announced `verifyRange`, sees the job's
+    /// files, not the stitcher), or does it here when there is none.
+    func checkSegment(_ check: SegmentCheck) {
+        guard let verifier = VerifierChoice.choose(
+            among: verifierCandidates(job: check.file.job, capability: WorkerHello.verifyRangeCapability),
+            compressor: check.stitcher, byReference: true) else {
+            checkLocally(check)
+            return
+        }
+        verification.segments[check.id] = PendingSegmentCheck(check: check, verifier: verifier, sentAt: .now)
+        verification.segmentsCheckedByWorkers += 1
+        sendVerify(VerifyRequest(checkID: check.id, jobID: check.file.job, itemID: 0, blocks: [.range(VerifyRange(
+            path: check.path.bytes, offset: check.range.lowerBound, length: check.range.upperBound - check.range.lowerBound))]), to: verifier)
+    }
+
+    /// The coordinator's own check of a segment, on its verification threads.
+    func checkLocally(_ check: SegmentCheck) {
+        guard jobs[check.file.job]?.state == .running else { return }
+        guard let verifySink else {
+            segmentFailed(check, reason: "the coordinator is not running its checks", blameStitcher: false)
+            return
+        }
+        verification.segmentsCheckedLocally += 1
+        verifySink.yield(.segment(check))
+    }
+
+    /// A verifier's answer to a segment check: agreeing with the expected CRC passes (one in
+    /// `auditInterval` is checked here again); anything else is confirmed here before anyone
+    /// gets a strike.
+    func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: [UInt8]) {
+        guard pending.verifier == peer else {
+            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
+            return
+        }
+        verification.segments.removeValue(forKey: report.checkID)
+        var check = pending.check
+        guard let finding = report.findings.first, report.findings.count == 1, finding.outcome == .decoded else {
+            if report.findings.first?.outcome != .unreadable { check.verdict = .contested(by: peer) }
+            checkLocally(check)
+            return
+        }
+        guard finding.crc == check.expectedCRC else {
+            check.verdict = .contested(by: peer)
+            checkLocally(check)
+            return
+        }
+        if verification.audit.shouldAudit(roll: UInt64.random(in: 0...UInt64.max)) {
+            check.verdict = .audited(peer)
+            checkLocally(check)
+            return
+        }
+        segmentPassed(check)
+    }
+
+    /// The coordinator read the segment itself: its word decides, and a verifier it
+    /// contradicts gets a strike.
+    func segmentChecked(_ check: SegmentCheck, finding: SegmentFinding) {
+        switch (check.verdict, finding) {
+        case (.contested(let verifier), .matches):
+            strike(verifier, reason: "it called a good stitched segment bad")
+        case (.audited(let verifier), .differs):
+            strike(verifier, reason: "it called a bad stitched segment good")
+        default:
+            break
+        }
+        switch finding {
+        case .matches:
+            segmentPassed(check)
+        case .matchesPieces(let misreported):
+            // The stitch is right; whoever reported a piece's bytes wrongly gets the strike.
+            for position in misreported where position < check.pieces.count {
+                if let reporter = check.pieces[position].storedCRCReporter {
+                    strike(reporter, reason: "it reported a piece's bytes with another CRC-32 than they have")
+                }
+            }
+            segmentPassed(check)
+        case .differs(let reason):
+            segmentFailed(check, reason: reason, blameStitcher: true)
+        }
+    }
+
+    /// A segment passed: once the output is whole and every segment passed, it is published.
+    private func segmentPassed(_ check: SegmentCheck) {
+        guard jobs[check.file.job]?.state == .running, var stitch = jobs[check.file.job]?.stitching[check.file.file], stitch.attempt == check.attempt,
+              stitch.checking.remove(check.id) != nil else { return }
+        jobs[check.file.job]?.stitching[check.file.file] = stitch
+        if stitch.isComplete { adoptStitch(check.file) }
+    }
+
+    /// A segment failed its check: the stitch is given up (its output is never published) and
+    /// a writer joins the file from its pieces, which were checked on their own. The stitcher
+    /// gets a strike when the bytes are wrong.
+    private func segmentFailed(_ check: SegmentCheck, reason: String, blameStitcher: Bool) {
+        guard let stitch = jobs[check.file.job]?.stitching[check.file.file], stitch.attempt == check.attempt else { return }
+        if blameStitcher {
+            verification.refusedStitches += 1
+            metrics.refusedStitches.increment()
+            strike(check.stitcher, reason: reason, what: "stitch refused: a joined file differs from its pieces; the coordinator joins it")
+        }
+        stitchInWriter(check.file)
+    }
+}

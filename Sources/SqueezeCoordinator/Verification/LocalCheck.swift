@@ -1,0 +1,7 @@
+/// What the coordinator checks itself, on its verification threads.
+enum LocalCheck: Sendable {
+    /// An answer's blocks.
+    case answer(VerificationRequest)
+    /// A stitched segment's bytes.
+    case segment(SegmentCheck)
+}

@@ -1,0 +1,7 @@
+/// A segment check out with a verifier: only that verifier may answer it, once.
+struct PendingSegmentCheck: Sendable {
+    var check: SegmentCheck
+    /// Who was asked, and when: past the deadline, the coordinator checks the segment itself.
+    var verifier: [UInt8]
+    var sentAt: ContinuousClock.Instant
+}
