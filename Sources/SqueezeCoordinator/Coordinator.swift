@@ -567,7 +567,7 @@ public actor Coordinator {
         job.dirty = true
         let window = self.window(for: job)
         jobs[id] = job
-        scheduler.addItems(id, count: items.count, window: window)
+        scheduler.addItems(id, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
         for peer in workers.keys { assignStorage(worker: peer, job: id) }
         checkFinished(id)
         pump()
@@ -633,7 +633,7 @@ public actor Coordinator {
             job.add(files: [], items: items)
             let window = self.window(for: job)
             jobs[id] = job
-            scheduler.addItems(id, count: items.count, window: window)
+            scheduler.addItems(id, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
             flushed = flushed || !items.isEmpty
         }
         return flushed

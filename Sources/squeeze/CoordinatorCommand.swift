@@ -53,7 +53,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Threads for disk reads, writes and fsync.")
     var ioThreads = 4
 
-    @Option(help: "Least time a worker may hold an item before a copy goes to another worker, e.g. 30s (it gets ten typical item times if that is longer).")
+    @Option(help: "Least time a worker may hold an item before a copy goes to another worker, e.g. 30s (it gets ten times what an item of its size takes at the observed speed, if that is longer).")
     var itemDeadline: Interval?
 
     @Flag(help: "Publish outputs without checking the workers' answers (faster; a faulty or hostile worker can then corrupt outputs).")

@@ -244,13 +244,43 @@ struct SchedulerTests {
         #expect(!scheduler.isSettled(ItemKey(job: 2, item: 0)))
     }
 
-    @Test("the deadline follows the cluster's speed, never below its floor")
+    @Test("the deadline follows the cluster's speed per byte and the item's size, never below its floor")
     func deadlineAdapts() {
         var deadline = ItemDeadline(floor: .seconds(2), factor: 10)
-        #expect(deadline.allowance == .seconds(2))
-        deadline.observe(.milliseconds(50))
-        #expect(deadline.allowance == .seconds(2))
-        for _ in 0..<100 { deadline.observe(.seconds(1)) }
-        #expect(deadline.allowance > .seconds(9) && deadline.allowance <= .seconds(10))
+        #expect(deadline.allowance(bytes: 1 << 20) == .seconds(2))
+        deadline.observe(.milliseconds(50), bytes: 1 << 20)
+        #expect(deadline.allowance(bytes: 1 << 20) == .seconds(2))
+        // One second per MiB from now on: ten of them for a 1 MiB item, forty for 4 MiB.
+        for _ in 0..<200 { deadline.observe(.seconds(4), bytes: 4 << 20) }
+        let small = deadline.allowance(bytes: 1 << 20), large = deadline.allowance(bytes: 4 << 20)
+        #expect(small > .seconds(9.9) && small <= .seconds(10.01), "\(small)")
+        #expect(large > .seconds(39.9) && large <= .seconds(40.01), "\(large)")
+        // An item of unknown size gets the floor; an answer of unknown size teaches nothing.
+        #expect(deadline.allowance(bytes: 0) == .seconds(2))
+        deadline.observe(.seconds(1000), bytes: 0)
+        #expect(deadline.allowance(bytes: 4 << 20) == large)
+        // However slow the cluster looks, an item is re-dispatched within a day.
+        deadline.observe(.seconds(1_000_000), bytes: 1)
+        #expect(deadline.allowance(bytes: UInt64.max) == ItemDeadline.ceiling)
+    }
+
+    @Test("a big item is given longer than a small one before its copy goes out")
+    func copiesFollowItemSize() {
+        let start = ContinuousClock.now
+        let c: [UInt8] = Array("c".utf8)
+        var scheduler = Scheduler(deadline: ItemDeadline(floor: .seconds(1), factor: 2))
+        scheduler.addWorker(a, credit: 3, engines: all)
+        scheduler.addJob(1, items: 0, window: 10, engine: .zlib)
+        // 1 MiB took a second: 2 s of allowance per MiB from now on.
+        scheduler.addItems(1, count: 3, window: 10, bytes: [1 << 20, 1 << 20, 16 << 20])
+        for _ in 0..<3 { _ = scheduler.nextAssignment(now: start) }
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: start + .seconds(1)) == .accepted)
+        scheduler.addWorker(b, credit: 1, engines: all)
+        scheduler.addWorker(c, credit: 1, engines: all)
+        #expect(scheduler.nextAssignment(now: start + .seconds(1.5)) == nil, "a copy before any deadline")
+        // At 3 s the 1 MiB item is past its 2 s; the 16 MiB one has 32 s.
+        #expect(scheduler.nextAssignment(now: start + .seconds(3))?.item == ItemKey(job: 1, item: 1))
+        #expect(scheduler.nextAssignment(now: start + .seconds(20)) == nil, "the big item copied before its time")
+        #expect(scheduler.nextAssignment(now: start + .seconds(33))?.item == ItemKey(job: 1, item: 2))
     }
 }

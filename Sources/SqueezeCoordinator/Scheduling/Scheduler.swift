@@ -10,6 +10,8 @@ struct Scheduler: Sendable {
     private struct Holder: Sendable {
         var worker: [UInt8]
         var since: ContinuousClock.Instant
+        /// The item's uncompressed bytes (0: unknown): its deadline grows with them.
+        var bytes: UInt64
     }
 
     private(set) var workers: [[UInt8]: SchedulerWorker] = [:]
@@ -123,9 +125,10 @@ struct Scheduler: Sendable {
         jobs[id]?.setWindow(window)
     }
 
-    /// Appends `count` newly planned items to job `id` (the next ids), and sets its window.
-    mutating func addItems(_ id: UInt64, count: Int, window: Int) {
-        jobs[id]?.add(items: count)
+    /// Appends `count` newly planned items to job `id` (the next ids), of `bytes` uncompressed
+    /// bytes each (for their deadlines; missing: unknown), and sets its window.
+    mutating func addItems(_ id: UInt64, count: Int, window: Int, bytes: [UInt64] = []) {
+        jobs[id]?.add(items: count, bytes: bytes)
         jobs[id]?.setWindow(window)
     }
 
@@ -208,9 +211,9 @@ struct Scheduler: Sendable {
 
     private mutating func nextCopy(now: ContinuousClock.Instant) -> Assignment? {
         if let quietUntil, now < quietUntil { return nil }
-        let allowance = deadline.allowance
         let overdue = holders.compactMap { key, list -> ItemKey? in
-            guard list.count == 1, now - list[0].since > allowance, jobs[key.job]?.isDone(key.item) == false else { return nil }
+            guard list.count == 1, now - list[0].since > deadline.allowance(bytes: list[0].bytes),
+                  jobs[key.job]?.isDone(key.item) == false else { return nil }
             return key
         }
         for key in overdue.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
@@ -226,7 +229,7 @@ struct Scheduler: Sendable {
 
     private mutating func hold(_ key: ItemKey, by worker: [UInt8], now: ContinuousClock.Instant) {
         workers[worker]?.inFlight.insert(key)
-        holders[key, default: []].append(Holder(worker: worker, since: now))
+        holders[key, default: []].append(Holder(worker: worker, since: now, bytes: jobs[key.job]?.bytes(of: key.item) ?? 0))
     }
 
     /// Ties go to the smaller routing id, so the same events always give the same decisions.
@@ -251,8 +254,8 @@ struct Scheduler: Sendable {
         let verdict = judge(item, from: worker)
         switch verdict {
         case .accepted:
-            if let since = holders[item]?.first(where: { $0.worker == worker })?.since {
-                deadline.observe(now - since)
+            if let holder = holders[item]?.first(where: { $0.worker == worker }) {
+                deadline.observe(now - holder.since, bytes: holder.bytes)
             }
             // The other copy's worker keeps the item against its credit until it answers
             // (late) or dies: it is still compressing it.

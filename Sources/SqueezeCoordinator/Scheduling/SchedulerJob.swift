@@ -19,6 +19,8 @@ struct SchedulerJob: Sendable {
     private(set) var planned: UInt64 = 0
     /// For items `lowWater..<planned`: `answered` and `writtenFlag` bits.
     private var flags = Deque<UInt8>()
+    /// For the same items: their uncompressed bytes (0 when not given), for their deadlines.
+    private var sizes = Deque<UInt64>()
     /// How many are done.
     private(set) var doneCount = 0
     /// Lowest item id not yet written: the window's base.
@@ -34,12 +36,20 @@ struct SchedulerJob: Sendable {
         add(items: items)
     }
 
-    /// Appends `count` newly planned items (the next ids).
-    mutating func add(items count: Int) {
+    /// Appends `count` newly planned items (the next ids), of `bytes` each in order (missing
+    /// sizes are unknown).
+    mutating func add(items count: Int, bytes: [UInt64] = []) {
         guard count > 0 else { return }
         pending.append(contentsOf: planned..<planned + UInt64(count))
         flags.append(contentsOf: repeatElement(0, count: count))
+        sizes.append(contentsOf: (0..<count).lazy.map { $0 < bytes.count ? bytes[$0] : 0 })
         planned += UInt64(count)
+    }
+
+    /// The uncompressed bytes of `item`, when given and it is not yet written; else 0.
+    func bytes(of item: UInt64) -> UInt64 {
+        guard contains(item), item >= lowWater else { return 0 }
+        return sizes[Int(item - lowWater)]
     }
 
     /// Sets the window (it may shrink as larger items are planned: items already out stay out).
@@ -114,6 +124,7 @@ struct SchedulerJob: Sendable {
         flags[Int(item - lowWater)] |= Self.writtenFlag
         while let first = flags.first, first & Self.writtenFlag != 0 {
             flags.removeFirst()
+            sizes.removeFirst()
             lowWater += 1
         }
     }
