@@ -94,8 +94,11 @@ public actor Coordinator {
         metrics = CoordinatorMetrics(factory: configuration.metricsFactory ?? NOOPMetricsHandler.instance)
         pool = BlockingIOPool(threads: configuration.ioThreads, name: "squeeze-io")
         // Up to as many idle bytes as may be in flight, so reads mostly reuse faulted-in pages.
-        readBuffers = FrameBufferPool(keepingBytes: configuration.writeBehindBytes)
-        scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10))
+        // Idle read buffers kept for reuse: four of the largest items; a larger relay budget
+        // is for bursts, not for memory held while idle.
+        readBuffers = FrameBufferPool(keepingBytes: min(configuration.relayBudgetBytes, RelayBudget.floor))
+        scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10),
+                              relayBudget: UInt64(configuration.relayBudgetBytes))
         verification.audit = VerifierAudit(interval: configuration.auditInterval)
         // Read here, off the actor: the first read opens a file in /proc.
         _ = KernelIdentity.bootID
@@ -576,31 +579,19 @@ public actor Coordinator {
     }
 
     /// Dispatch may run this many items ahead of the oldest unwritten one (`DispatchWindow`):
-    /// a slow disk bounds what waits in memory; on shared storage every worker stays busy.
+    /// every worker stays busy; what waits in memory is the relay budget's concern.
     private func window(for job: JobRecord) -> Int {
         // Slots are 1…1024 each (checked at `workerReady`), so the sum cannot overflow; the
         // credit per slot is the scheduler's.
         let slots = workers.values.reduce(0) { $0 + $1.hello.slots }
-        return DispatchWindow(writeBehindBytes: configuration.writeBehindBytes)
-            .items(largestItem: job.largestItem, bytesPassHere: bytesPassHere(job.id), credit: slots * creditPerSlot)
+        return DispatchWindow(relayBudgetBytes: configuration.relayBudgetBytes)
+            .items(largestItem: job.largestItem, credit: slots * creditPerSlot)
     }
 
     /// Items each worker slot may hold, as the scheduler counts them.
     private var creditPerSlot: Int { min(max(1, configuration.creditPerSlot), 64) }
 
-    /// Whether some worker gets job `id`'s items in messages, or may yet: one not yet told
-    /// apart (its storage `auto`, the probe not answered) counts as if it did.
-    private func bytesPassHere(_ id: UInt64) -> Bool {
-        workers.values.contains { worker in
-            switch worker.jobStorage[id] {
-            case .shared?: false
-            case .remote?, .probing?, nil: true
-            }
-        }
-    }
-
-    /// Sets job `id`'s window again: a worker's storage for it became known, or a worker came
-    /// or left.
+    /// Sets job `id`'s window again: a worker came or left, so the cluster's credit changed.
     private func refreshWindow(_ id: UInt64) {
         guard let job = jobs[id], job.state == .running else { return }
         scheduler.setWindow(id, window(for: job))
@@ -936,6 +927,7 @@ public actor Coordinator {
             worker.lastHeard = now
             if case .probing = worker.jobStorage[reply.jobID] {
                 worker.jobStorage[reply.jobID] = reply.shared ? .shared : .remote
+                scheduler.setReadsItself(reply.jobID, on: peer, reply.shared)
                 scheduler.resume(reply.jobID, on: peer)
                 logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
                     "worker": "\(worker.hello.workerID)", "job": "\(reply.jobID)",
@@ -943,7 +935,6 @@ public actor Coordinator {
                 ])
             }
             workers[peer] = worker
-            refreshWindow(reply.jobID)
             pump()
         case .itemFailed(let failure):
             let key = ItemKey(job: failure.jobID, item: failure.itemID)
@@ -1497,7 +1488,7 @@ public actor Coordinator {
                 }
             }
             expireProbes(now: now)
-            // Workers that left may have been the ones items reached in messages.
+            // Workers that left took their credit with them.
             for id in jobOrder { refreshWindow(id) }
             restartStitches(now: now)
             logWarningSummaries(now: now)
@@ -1573,6 +1564,7 @@ public actor Coordinator {
         switch worker.storage {
         case .shared:
             worker.jobStorage[id] = .shared
+            scheduler.setReadsItself(id, on: peer, true)
         case .remote:
             worker.jobStorage[id] = .remote
         case .auto:
@@ -1595,7 +1587,6 @@ public actor Coordinator {
             for (job, storage) in worker.jobStorage {
                 guard case .probing(let since) = storage, now - since > JobStorage.probeTimeout else { continue }
                 workers[peer]?.jobStorage[job] = .remote
-                refreshWindow(job)
                 scheduler.resume(job, on: peer)
                 logger.warning("storage probe unanswered; sending the job's blocks in messages", metadata: [
                     "worker": "\(worker.hello.workerID)", "job": "\(job)",

@@ -17,10 +17,12 @@ public struct CoordinatorConfiguration: Sendable {
     public var liveness: Int
     /// Items in flight per worker slot (1 = no prefetch). Credit = slots × this.
     public var creditPerSlot: Int
-    /// Bytes dispatched but not yet written, per job; bounds the read buffers and the reorder
-    /// buffers. A job whose workers all read and write its files themselves may also have
-    /// twice the workers' credit out (`DispatchWindow`): nothing of them waits in memory.
-    public var writeBehindBytes: Int
+    /// Uncompressed bytes of items sent in messages (to workers that do not see the files) and
+    /// not yet written, across jobs: bounds the read buffers, the results waiting for their
+    /// turn and their checks, so a slow disk slows dispatch instead of growing memory. Items
+    /// sent by reference (shared storage) do not count. Default: an eighth of the memory this
+    /// process may use, 64 MiB to 4 GiB (`RelayBudget`).
+    public var relayBudgetBytes: Int
     /// How many files of a job may be planned and not yet finished: the scan pauses there, so
     /// a job's memory does not grow with its tree (about 1 KiB per open file, with its items).
     public var openFilesLimit: Int
@@ -86,7 +88,7 @@ public struct CoordinatorConfiguration: Sendable {
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
         creditPerSlot: Int = 4,
-        writeBehindBytes: Int = 64 << 20,
+        relayBudgetBytes: Int? = nil,
         openFilesLimit: Int = 50_000,
         ioThreads: Int = 4,
         progressInterval: Duration = .milliseconds(200),
@@ -99,7 +101,7 @@ public struct CoordinatorConfiguration: Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.liveness = liveness
         self.creditPerSlot = creditPerSlot
-        self.writeBehindBytes = writeBehindBytes
+        self.relayBudgetBytes = max(1, relayBudgetBytes ?? RelayBudget.machineDefault)
         self.openFilesLimit = openFilesLimit
         self.ioThreads = ioThreads
         self.progressInterval = progressInterval

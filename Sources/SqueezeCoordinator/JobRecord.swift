@@ -47,7 +47,7 @@ struct JobRecord {
     /// Files planned so far (indices `0..<filesPlanned`) and their bytes.
     var filesPlanned = 0
     var totalBytes: UInt64 = 0
-    /// The largest item planned so far: the dispatch window is the write-behind budget over it.
+    /// The largest item planned so far: the dispatch window is at least the relay budget over it.
     var largestItem = 0
     /// What a worker in `auto` mode must prove it sees: the job's first file.
     var probeSample: ProbeSample?

@@ -44,6 +44,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment, e.g. 16M.")
     var stitchSegment: ByteSize?
 
+    @Option(help: "Bytes of items the coordinator may hold for workers that get them in messages (remote storage), across jobs, e.g. 2G: more feeds more remote workers at once (default: an eighth of this machine's or container's memory, 64M to 4G).")
+    var relayMemory: ByteSize?
+
     @Option(help: "Heartbeat period, both ways, e.g. 1s or 250ms.")
     var heartbeat: Interval?
 
@@ -92,6 +95,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
             if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }
         }
+        if let relayMemory, !((1 << 20)...(1 << 40)).contains(relayMemory.bytes) { throw ValidationError("--relay-memory must be between 1M and 1T") }
     }
 
     func run() async throws {
@@ -102,6 +106,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         if let blockSize { settings.blockSize = blockSize.bytes }
         if let itemSize { settings.itemBytes = itemSize.bytes }
         if let stitchSegment { settings.stitchSegmentBytes = stitchSegment.bytes }
+        if let relayMemory { settings.relayBudgetBytes = relayMemory.bytes }
         if let heartbeat { settings.heartbeatInterval = heartbeat.duration }
         settings.liveness = liveness
         settings.ioThreads = ioThreads
@@ -118,6 +123,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             let folder = state ?? StateFolder.defaultPath()
             settings.journal = try await BlockingIOPool.runOnce { try StateFolder.openJournal(in: folder) }
         }
+        let relayMiB = settings.relayBudgetBytes >> 20
         try await ZMQRuntime.run { context in
             let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
             let service = CoordinatorService(
@@ -128,6 +134,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
                 logger.info("listening", metadata: [
                     "clients": "\(bound.clients)", "workers": "\(bound.workers)", "root": "\(root ?? "-")",
+                    "relayMemory": "\(relayMiB) MiB",
                     "curve": "\(security.map { "key \($0.keys.own.publicKey.z85)" } ?? "off")",
                 ])
             }

@@ -74,7 +74,7 @@ struct ClusterTests {
         // went, and waits for a writer that takes 20 ms per 512 KiB block (about 25 MB/s).
         let chunk = try #require(FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: 32 << 20))
         for index in 0..<8 { try tree.write("data/src/random-\(index).bin", [UInt8](chunk) + [UInt8(index)]) }
-        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: ["--test-write-delay", "20ms"])
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: ["--test-write-delay", "20ms", "--relay-memory", "64M"])
         try cluster.addWorker(slots: 2, id: "r1", arguments: ["--storage", "remote"])
         try cluster.addWorker(slots: 2, id: "r2", arguments: ["--storage", "remote"])
         try #require(cluster.waitForWorkers(2))
@@ -87,7 +87,7 @@ struct ClusterTests {
         }
         #expect(submit.wait(timeout: 10) == 0, "\(submit.stderr)")
         #expect(JobEvents.finished(submit.stdout)?["bytesRelayed"] as? Int == 8 * (32 << 20) + 8)
-        // The write-behind window is 64 MiB of dispatched, unwritten input; with the payloads
+        // The relay budget is 64 MiB of dispatched, unwritten input; with the payloads
         // on their way, libzmq's buffers and malloc's kept free memory, it grew by about 115 MiB
         // here. A window that did not wait for the writes grew by 220 MiB (measured by
         // removing it): it buffers most of the job.

@@ -1,9 +1,11 @@
 import SqueezeGzip
 
-/// The dispatch policy, apart from all I/O: credit per worker, a window per job, round-robin
-/// between clients and then between each client's jobs, requeue on death, deadlines with a
-/// speculative copy, retries elsewhere for items that went wrong, and which answers count. Events go in as method calls (with the time, where it matters) and decisions come
-/// out as values; the `Coordinator` actor carries them out (reads, sends, writes).
+/// The dispatch policy, apart from all I/O: credit per worker, a window per job, a byte budget
+/// for items that travel in messages, round-robin between clients and then between each
+/// client's jobs, requeue on death, deadlines with a speculative copy, retries elsewhere for
+/// items that went wrong, and which answers count. Events go in as method calls (with the
+/// time, where it matters) and decisions come out as values; the `Coordinator` actor carries
+/// them out (reads, sends, writes).
 /// Unit-tested without sockets or clocks (SchedulerTests).
 struct Scheduler: Sendable {
     /// One worker holding an item, and since when.
@@ -27,10 +29,17 @@ struct Scheduler: Sendable {
     /// After a scan found no overdue item, the next waits until then: the scan walks
     /// every item in flight, and results arrive far more often than deadlines pass.
     private var quietUntil: ContinuousClock.Instant?
+    /// Uncompressed bytes of items sent in messages and not yet written, across jobs, may reach
+    /// this: their bytes pass through the coordinator (read buffers, results waiting for their
+    /// turn), so it bounds its memory however many workers wait. One item always may go when
+    /// none is charged, however large. Items sent by reference are not counted.
+    let relayBudget: UInt64
 
-    init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10), retries: ItemRetries = ItemRetries()) {
+    init(deadline: ItemDeadline = ItemDeadline(floor: .seconds(30), factor: 10), retries: ItemRetries = ItemRetries(),
+         relayBudget: UInt64 = .max) {
         self.deadline = deadline
         self.retries = retries
+        self.relayBudget = relayBudget
     }
 
     // MARK: - Workers
@@ -70,7 +79,6 @@ struct Scheduler: Sendable {
         return list.isEmpty
     }
 
-    /// Whether some registered worker has `engine`.
     /// Holds back job `job`'s items from `worker` (until `resume`): how they should travel to
     /// it is not known yet.
     mutating func pause(_ job: UInt64, on worker: [UInt8]) {
@@ -82,6 +90,20 @@ struct Scheduler: Sendable {
         workers[worker]?.paused.remove(job)
     }
 
+    /// Says whether `worker` reads and writes job `job`'s files itself (its items go to it by
+    /// reference, outside the relay budget) or gets them in messages (the default).
+    mutating func setReadsItself(_ job: UInt64, on worker: [UInt8], _ readsItself: Bool) {
+        if readsItself {
+            workers[worker]?.readsItself.insert(job)
+        } else {
+            workers[worker]?.readsItself.remove(job)
+        }
+    }
+
+    /// Bytes charged to the relay budget now, across jobs.
+    var relayedBytes: UInt64 { jobs.values.reduce(0) { $0 &+ $1.relayedBytes } }
+
+    /// Whether some registered worker has `engine`.
     func canRun(_ engine: CompressionEngine) -> Bool {
         workers.values.contains { $0.engines.contains(engine) }
     }
@@ -147,6 +169,9 @@ struct Scheduler: Sendable {
             let kept = Set(workers[worker]?.inFlight.filter { $0.job != id } ?? [])
             workers[worker]?.inFlight = kept
         }
+        for worker in workers.keys where workers[worker]?.readsItself.contains(id) == true {
+            workers[worker]?.readsItself.remove(id)
+        }
         holders = holders.filter { $0.key.job != id }
         return named.sorted { $0.lexicographicallyPrecedes($1) }
     }
@@ -195,7 +220,8 @@ struct Scheduler: Sendable {
         jobs[id]?.pruneRetries()
         guard let queue = jobs[id]?.retry, !queue.isEmpty else { return nil }
         for item in queue {
-            guard let worker = freestWorker(for: id, with: engine, excluding: retries.excluded(ItemKey(job: id, item: item))) else { continue }
+            guard let worker = freestWorker(for: ItemKey(job: id, item: item), with: engine,
+                                            excluding: retries.excluded(ItemKey(job: id, item: item))) else { continue }
             jobs[id]?.removeRetry(item)
             return (item, worker)
         }
@@ -204,8 +230,8 @@ struct Scheduler: Sendable {
 
     /// Job `id`'s next item never sent, within its window, and the freest worker for it.
     private mutating func nextPending(of id: UInt64, engine: CompressionEngine) -> (UInt64, [UInt8])? {
-        guard jobs[id]?.canDispatchPending == true, let worker = freestWorker(for: id, with: engine),
-              let item = jobs[id]?.takePending() else { return nil }
+        guard let item = jobs[id]?.peekPending(), let worker = freestWorker(for: ItemKey(job: id, item: item), with: engine) else { return nil }
+        _ = jobs[id]?.takePending()
         return (item, worker)
     }
 
@@ -218,7 +244,7 @@ struct Scheduler: Sendable {
         }
         for key in overdue.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
             guard let engine = jobs[key.job]?.engine, let holder = holders[key]?.first?.worker,
-                  let worker = freestWorker(for: key.job, with: engine, excluding: retries.excluded(key).union([holder])) else { continue }
+                  let worker = freestWorker(for: key, with: engine, excluding: retries.excluded(key).union([holder])) else { continue }
             hold(key, by: worker, now: now)
             return Assignment(worker: worker, item: key)
         }
@@ -229,13 +255,20 @@ struct Scheduler: Sendable {
 
     private mutating func hold(_ key: ItemKey, by worker: [UInt8], now: ContinuousClock.Instant) {
         workers[worker]?.inFlight.insert(key)
+        if workers[worker]?.readsItself.contains(key.job) == false { jobs[key.job]?.chargeRelay(key.item) }
         holders[key, default: []].append(Holder(worker: worker, since: now, bytes: jobs[key.job]?.bytes(of: key.item) ?? 0))
     }
 
-    /// Ties go to the smaller routing id, so the same events always give the same decisions.
-    private func freestWorker(for job: UInt64, with engine: CompressionEngine, excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
+    /// The worker with the most free credit that may take `item` now: one with its engine, not
+    /// excluded, not paused for its job, and, unless it reads the job's files itself, only
+    /// while the relay budget has room for the item. Ties go to the smaller routing id, so the
+    /// same events always give the same decisions.
+    private func freestWorker(for item: ItemKey, with engine: CompressionEngine, excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
+        let job = item.job
+        let mayRelay = relayFits(item)
         var best: (id: [UInt8], available: Int)?
-        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && !excluded.contains(id) && !worker.paused.contains(job) {
+        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && !excluded.contains(id)
+            && !worker.paused.contains(job) && (mayRelay || worker.readsItself.contains(job)) {
             if let current = best {
                 guard worker.available > current.available
                     || (worker.available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
@@ -243,6 +276,17 @@ struct Scheduler: Sendable {
             best = (id, worker.available)
         }
         return best?.id
+    }
+
+    /// Whether `item` may go to a worker in a message: it is charged already (a copy or a
+    /// retry), nothing is charged, or it fits in what is left of the relay budget.
+    private func relayFits(_ item: ItemKey) -> Bool {
+        guard let job = jobs[item.job] else { return false }
+        if job.isRelayed(item.item) { return true }
+        let charged = relayedBytes
+        guard charged > 0 else { return true }
+        let (total, overflow) = charged.addingReportingOverflow(job.bytes(of: item.item))
+        return !overflow && total <= relayBudget
     }
 
     // MARK: - Answers

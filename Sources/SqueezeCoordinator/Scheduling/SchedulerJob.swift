@@ -17,7 +17,7 @@ struct SchedulerJob: Sendable {
     var retry = Deque<UInt64>()
     /// Items planned so far: ids `0..<planned`.
     private(set) var planned: UInt64 = 0
-    /// For items `lowWater..<planned`: `answered` and `writtenFlag` bits.
+    /// For items `lowWater..<planned`: `answered`, `writtenFlag` and `relayedFlag` bits.
     private var flags = Deque<UInt8>()
     /// For the same items: their uncompressed bytes (0 when not given), for their deadlines.
     private var sizes = Deque<UInt64>()
@@ -25,9 +25,13 @@ struct SchedulerJob: Sendable {
     private(set) var doneCount = 0
     /// Lowest item id not yet written: the window's base.
     private(set) var lowWater: UInt64 = 0
+    /// Uncompressed bytes of the items charged to the relay budget (sent in a message to some
+    /// worker) and not yet written.
+    private(set) var relayedBytes: UInt64 = 0
 
     private static let answered: UInt8 = 1
     private static let writtenFlag: UInt8 = 2
+    private static let relayedFlag: UInt8 = 4
 
     init(items: Int, window: Int, engine: CompressionEngine) {
         self.engine = engine
@@ -75,18 +79,41 @@ struct SchedulerJob: Sendable {
         return next < lowWater &+ UInt64(window)
     }
 
+    /// The next item never sent, within the window, left in the queue (items answered meanwhile
+    /// are dropped); nil when there is none.
+    mutating func peekPending() -> UInt64? {
+        while canDispatchPending, let item = pending.first {
+            if !isDone(item) { return item }
+            pending.removeFirst()
+        }
+        return nil
+    }
+
+    /// Whether `item` is charged to the relay budget.
+    func isRelayed(_ item: UInt64) -> Bool {
+        contains(item) && item >= lowWater && flags[Int(item - lowWater)] & Self.relayedFlag != 0
+    }
+
+    /// Charges `item` to the relay budget (once): it is going to a worker in a message, and its
+    /// bytes may wait here until it is written.
+    mutating func chargeRelay(_ item: UInt64) {
+        guard contains(item), item >= lowWater, !isRelayed(item) else { return }
+        let index = Int(item - lowWater)
+        flags[index] |= Self.relayedFlag
+        relayedBytes += sizes[index]
+    }
+
     /// Items waiting to be sent: never sent, or to send again.
     var queuedCount: Int { pending.count + retry.count }
 
     /// Whether anything can be sent now.
     var hasDispatchable: Bool { !retry.isEmpty || canDispatchPending }
 
-    /// The next item never sent, within the window; nil when there is none.
+    /// The next item never sent, within the window, taken out of the queue; nil when there is none.
     mutating func takePending() -> UInt64? {
-        while canDispatchPending, let item = pending.popFirst() {
-            if !isDone(item) { return item }
-        }
-        return nil
+        guard let item = peekPending() else { return nil }
+        pending.removeFirst()
+        return item
     }
 
     /// Drops retries answered meanwhile (by another copy).
@@ -117,11 +144,16 @@ struct SchedulerJob: Sendable {
         doneCount -= 1
     }
 
-    /// Marks an item written (implies answered) and advances the window.
+    /// Marks an item written (implies answered), releases its relay charge and advances the window.
     mutating func markWritten(_ item: UInt64) {
         guard contains(item), item >= lowWater else { return }
         markDone(item)
-        flags[Int(item - lowWater)] |= Self.writtenFlag
+        let index = Int(item - lowWater)
+        if flags[index] & Self.relayedFlag != 0 {
+            flags[index] &= ~Self.relayedFlag
+            relayedBytes -= sizes[index]
+        }
+        flags[index] |= Self.writtenFlag
         while let first = flags.first, first & Self.writtenFlag != 0 {
             flags.removeFirst()
             sizes.removeFirst()

@@ -10,6 +10,9 @@ struct SchedulerWorker: Sendable {
     var inFlight: Set<ItemKey> = []
     /// Jobs whose items it must not get for now (its storage probe for them is out).
     var paused: Set<UInt64> = []
+    /// Jobs whose files it reads and writes itself (shared storage): their items go to it as
+    /// references and cost the coordinator no memory. Any other job's items travel in messages.
+    var readsItself: Set<UInt64> = []
 
     /// Free credit.
     var available: Int { credit - inFlight.count }

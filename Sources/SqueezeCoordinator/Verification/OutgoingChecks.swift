@@ -10,9 +10,9 @@ import SqueezeProtocol
 /// coordinator sends what it holds at once: the window may be waiting for those very checks.
 /// The tick (every 100 ms) sends whatever is still waiting. A verifier with nothing in flight
 /// gets its check at once, and so does a check that carries compressed bytes (a remote
-/// worker's answer): in remote mode the window is narrow (bytes pass through the
-/// coordinator), so an answer waiting for its check holds it, and a message of megabytes
-/// costs the same wake as a reference.
+/// worker's answer): its item holds part of the relay budget until it is written, so an
+/// answer waiting for its check may hold dispatch, and a message of megabytes costs the same
+/// wake as a reference.
 struct OutgoingChecks: Sendable {
     private var held: [[UInt8]: [VerifyRequest]] = [:]
 
