@@ -4,7 +4,7 @@ import Testing
 /// How far ahead of its oldest unwritten item a job may dispatch.
 @Suite("Dispatch window")
 struct DispatchWindowTests {
-    let window = DispatchWindow(relayBudgetBytes: 64 << 20)
+    let window = DispatchWindow()
 
     @Test("twice the cluster's credit: a large file spreads over every worker")
     func followsCredit() {
@@ -14,7 +14,7 @@ struct DispatchWindowTests {
         #expect(window.items(largestItem: 16 << 20, credit: Int.max) == Int.max)
     }
 
-    @Test("never narrower than the relay budget over the largest item")
+    @Test("never narrower than 64 MiB over the largest item, whatever the relay budget")
     func atLeastTheBudget() {
         #expect(window.items(largestItem: 4 << 20, credit: 2) == 16)
         #expect(window.items(largestItem: 16 << 20, credit: 0) == 4)

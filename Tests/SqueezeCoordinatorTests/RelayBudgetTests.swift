@@ -67,6 +67,21 @@ struct RelayBudgetTests {
         #expect(drain(&scheduler).isEmpty)
     }
 
+    @Test("a worker that gets items in messages holds at most its relay credit; by reference, its whole credit")
+    func relayCredit() {
+        var scheduler = Scheduler(relayBudget: 1 << 40)
+        scheduler.addWorker(a, credit: 4, relayCredit: 2, engines: all)
+        scheduler.addJob(1, items: 0, window: 100, engine: .zlib)
+        scheduler.addItems(1, count: 10, window: 100, bytes: Array(repeating: 16 * Self.mib, count: 10))
+        #expect(drain(&scheduler).count == 2)
+        scheduler.setReadsItself(1, on: a, true)
+        #expect(drain(&scheduler).count == 2)
+        #expect(scheduler.busy(a) == 4)
+        // Quarantined: no credit of either kind.
+        scheduler.quarantine(a)
+        #expect(drain(&scheduler).isEmpty)
+    }
+
     @Test("an item larger than the budget still goes when nothing else is held")
     func oversizedItemGoesAlone() {
         var scheduler = Scheduler(relayBudget: Self.mib)

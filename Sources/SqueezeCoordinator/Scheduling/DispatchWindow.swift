@@ -5,16 +5,18 @@
 /// are charged to the scheduler's relay budget, and items sent by reference (shared storage)
 /// leave nothing here. So the window is as wide as the cluster, twice the workers' credit,
 /// so every worker's queue stays full while answers wait for their checks and one large file
-/// of few, large items spreads over every worker; and never narrower than the relay budget
-/// over the largest item, what messages alone could have out.
+/// of few, large items spreads over every worker; and never narrower than 64 MiB over the
+/// largest item, so a job of small items may run further ahead. Not the relay budget over
+/// it: a budget of gigabytes would make a window of thousands of small items, each with its
+/// files' bookkeeping, for no gain in throughput.
 struct DispatchWindow: Equatable, Sendable {
-    /// The relay budget: bytes of items in messages that may wait in memory, across jobs.
-    var relayBudgetBytes: Int
+    /// Bytes of items the window spans at least.
+    var spanBytes: Int = 64 << 20
 
     /// The window, in items, for a job whose largest item is `largestItem` bytes, in a cluster
     /// whose workers may hold `credit` items at once.
     func items(largestItem: Int, credit: Int) -> Int {
-        let byMemory = max(1, relayBudgetBytes / max(largestItem, 1))
+        let byMemory = max(1, spanBytes / max(largestItem, 1))
         return max(byMemory, credit.multipliedReportingOverflow(by: 2).overflow ? Int.max : 2 * credit)
     }
 }

@@ -44,12 +44,15 @@ struct Scheduler: Sendable {
 
     // MARK: - Workers
 
-    /// Registers a worker. A worker that registers again (it reconnected) gives back what it
-    /// held: those items are returned, already requeued.
+    /// Registers a worker that may hold `credit` items at once, and `relayCredit` (at most
+    /// `credit`; nil: `credit`) of a job whose items it gets in messages. A worker that
+    /// registers again (it reconnected) gives back what it held: those items are returned,
+    /// already requeued.
     @discardableResult
-    mutating func addWorker(_ id: [UInt8], credit: Int, engines: Set<CompressionEngine>) -> [ItemKey] {
+    mutating func addWorker(_ id: [UInt8], credit: Int, relayCredit: Int? = nil, engines: Set<CompressionEngine>) -> [ItemKey] {
         let requeued = removeWorker(id)
-        workers[id] = SchedulerWorker(credit: max(0, credit), engines: engines)
+        let credit = max(0, credit)
+        workers[id] = SchedulerWorker(credit: credit, relayCredit: min(credit, max(0, relayCredit ?? credit)), engines: engines)
         return requeued
     }
 
@@ -260,20 +263,22 @@ struct Scheduler: Sendable {
     }
 
     /// The worker with the most free credit that may take `item` now: one with its engine, not
-    /// excluded, not paused for its job, and, unless it reads the job's files itself, only
-    /// while the relay budget has room for the item. Ties go to the smaller routing id, so the
+    /// excluded, not paused for its job, and, unless it reads the job's files itself, within
+    /// its relay credit and only while the relay budget has room for the item. Ties go to the smaller routing id, so the
     /// same events always give the same decisions.
     private func freestWorker(for item: ItemKey, with engine: CompressionEngine, excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
         let job = item.job
         let mayRelay = relayFits(item)
         var best: (id: [UInt8], available: Int)?
-        for (id, worker) in workers where worker.available > 0 && worker.engines.contains(engine) && !excluded.contains(id)
+        for (id, worker) in workers where worker.engines.contains(engine) && !excluded.contains(id)
             && !worker.paused.contains(job) && (mayRelay || worker.readsItself.contains(job)) {
+            let available = worker.available(for: job)
+            guard available > 0 else { continue }
             if let current = best {
-                guard worker.available > current.available
-                    || (worker.available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
+                guard available > current.available
+                    || (available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
             }
-            best = (id, worker.available)
+            best = (id, available)
         }
         return best?.id
     }

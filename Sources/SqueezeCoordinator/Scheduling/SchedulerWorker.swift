@@ -4,6 +4,9 @@ import SqueezeGzip
 struct SchedulerWorker: Sendable {
     /// Items it may hold at once.
     let credit: Int
+    /// Items it may hold at once when they travel in messages (at most `credit`): each one
+    /// queued behind the one compressing is a payload held on its way, on both sides.
+    let relayCredit: Int
     /// The engines it announced.
     let engines: Set<CompressionEngine>
     /// Items it holds now.
@@ -16,4 +19,9 @@ struct SchedulerWorker: Sendable {
 
     /// Free credit.
     var available: Int { credit - inFlight.count }
+
+    /// Free credit for an item of job `job`: its relay credit unless it reads the job's files itself.
+    func available(for job: UInt64) -> Int {
+        (readsItself.contains(job) ? credit : relayCredit) - inFlight.count
+    }
 }
