@@ -22,3 +22,7 @@ long squeeze_copy_file_range(int from, long long from_offset, int to, long long 
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold) {
     return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
 }
+
+int squeeze_limit_malloc_arenas(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas) == 1;
+}

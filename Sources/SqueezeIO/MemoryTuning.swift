@@ -14,4 +14,15 @@ public enum MemoryTuning {
     public static func apply() -> Bool {
         squeeze_tune_malloc(32 << 20, 64 << 20) == 1
     }
+
+    /// glibc gives threads up to eight arenas per core, each keeping up to the trim threshold
+    /// of freed memory, so a process whose threads take turns with the same work (the
+    /// coordinator: actor, readers, writers, endpoints) holds freed memory many times over.
+    /// With two arenas, the coordinator of a job of a million small files peaked at 124 MiB
+    /// instead of 212, and was no slower (125 s against 126). Call it before threads start.
+    /// Returns whether glibc took it.
+    @discardableResult
+    public static func limitArenas(_ arenas: Int) -> Bool {
+        squeeze_limit_malloc_arenas(Int32(clamping: max(1, arenas))) == 1
+    }
 }

@@ -28,6 +28,11 @@ struct Squeeze: AsyncParsableCommand {
     /// Tunes malloc before any command allocates its buffers.
     static func main() async {
         MemoryTuning.apply()
+        // The coordinator's threads take turns rather than compress side by side: few arenas
+        // keep its freed memory in one place.
+        if CommandLine.arguments.dropFirst().first == CoordinatorCommand.configuration.commandName {
+            MemoryTuning.limitArenas(2)
+        }
         let arguments = GzipHabits.rawArguments()
         let subcommands = configuration.subcommands.map { $0.configuration.commandName ?? "" }
         if GzipHabits.claims(arguments, subcommands: subcommands) {

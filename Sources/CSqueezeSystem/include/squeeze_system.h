@@ -19,4 +19,8 @@ long squeeze_copy_file_range(int from, long long from_offset, int to, long long 
 /// Returns 1 when both were set.
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold);
 
+/// mallopt(3) M_ARENA_MAX: at most this many malloc arenas, whatever the number of threads.
+/// Returns 1 when it was set.
+int squeeze_limit_malloc_arenas(int arenas);
+
 #endif
