@@ -410,15 +410,9 @@ public actor Coordinator {
     private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
         var writer = OutputWriter(pool: pool, journal: configuration.journal, delayPerBlock: configuration.writeDelayForTesting, metrics: metrics)
         for await command in commands {
-            for outcome in await writer.handle(command) {
-                switch outcome {
-                case .success(let progress): await written(progress)
-                case .failure(let failure) where failure.journal:
-                    await fileFailed(failure.key, reason: failure.reason)
-                    await cancel(job: failure.key.job, reason: failure.reason, as: .failed)
-                case .failure(let failure): await fileFailed(failure.key, reason: failure.reason)
-                }
-            }
+            // One trip to the actor per command, however many files it finished.
+            let outcomes = await writer.handle(command)
+            if !outcomes.isEmpty { await writerReported(outcomes) }
             if case .discardJob(let job) = command { await discarded(job) }
             if case .removeWorkspace(let job, _) = command { await workspaceRemoved(job) }
         }
@@ -1148,9 +1142,11 @@ public actor Coordinator {
         // by a writer instead (its pieces so far go there too).
         var handed = Set<BlockRef>()
         var touched = Set<Int>()
-        // Received blocks go to their writer as one command per file: one trip to the I/O pool
-        // and one progress report for the item's consecutive blocks, not one per block.
+        // Received blocks go to their writers grouped by file, one command per writer: one trip
+        // to the I/O pool and one report for all of an item's files there, not one per block.
         var received: [(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])] = []
+        // Whole members (a bundle's one-block files) go as one command per writer.
+        var members: [Int: [(spec: OutputSpec, piece: PieceBlock)]] = [:]
         for (ref, block) in zip(expected, blocks) {
             guard let block, var open = job.open[ref.file] else { continue }
             if case .piece(let piece) = block, open.placement != nil, !piece.placed, !open.joinedByWriter {
@@ -1170,7 +1166,7 @@ public actor Coordinator {
                 handed.insert(ref)
             case .piece(let piece) where file.layout.count == 1:
                 let spec = spec(of: file, in: job)
-                writer(for: spec.key)?.yield(.member(spec, piece))
+                if let partition = writerPartition(of: spec.key) { members[partition, default: []].append((spec, piece)) }
                 handed.insert(ref)
             case .piece(let piece) where open.joinedByWriter:
                 let spec = spec(of: file, in: job)
@@ -1186,7 +1182,12 @@ public actor Coordinator {
                 touched.insert(ref.file)
             }
         }
-        for (spec, blocks) in received { writer(for: spec.key)?.yield(.blocks(spec, blocks)) }
+        var receivedBy: [Int: [(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])]] = [:]
+        for file in received {
+            if let partition = writerPartition(of: file.spec.key) { receivedBy[partition, default: []].append(file) }
+        }
+        for (partition, files) in receivedBy.sorted(by: { $0.key < $1.key }) { writerSinks[partition].yield(.blocks(files)) }
+        for (partition, list) in members.sorted(by: { $0.key < $1.key }) { writerSinks[partition].yield(.members(list)) }
         if handed.isEmpty {
             retire(key, in: &job)
         } else {
@@ -1381,7 +1382,7 @@ public actor Coordinator {
             path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: stitch.attempt),
             crc: 0, rawLength: 0, length: stitch.confirmed, item: 0, attempt: stitch.attempt, position: 0)
         if let file = running.open[key.file]?.plan {
-            writer(for: key)?.yield(.member(spec(of: file, in: running), member))
+            writer(for: key)?.yield(.members([(spec(of: file, in: running), member)]))
         }
         // The worker that stitched frees the pieces' space: that costs the kernel time per
         // byte, which the coordinator must not spend.
@@ -1418,10 +1419,16 @@ public actor Coordinator {
     /// The writer partition of a file, for a command about to be sent to it (so the next
     /// tick asks it to flush); nil before `run` has started the writers.
     private func writer(for key: FileKey) -> AsyncStream<WriterCommand>.Continuation? {
+        writerPartition(of: key).map { writerSinks[$0] }
+    }
+
+    /// The writer partition that owns file `key`'s output (noted for the next flush); nil
+    /// before the writers run.
+    private func writerPartition(of key: FileKey) -> Int? {
         guard !writerSinks.isEmpty else { return nil }
         let partition = Int((key.job &* 1_000_003 &+ UInt64(key.file)) % UInt64(writerSinks.count))
         writersToFlush.insert(partition)
-        return writerSinks[partition]
+        return partition
     }
 
     /// Puts back every item a worker held, to be sent again before new work.
@@ -1742,12 +1749,46 @@ public actor Coordinator {
         return moved
     }
 
-    private func written(_ progress: OutputWriter.Progress) {
+    /// What a writer did with one command: each file's progress and failures, then what
+    /// follows once per job rather than once per file (finishing, scanning on, flushing,
+    /// dispatching into the window the written blocks freed).
+    private func writerReported(_ outcomes: [Result<OutputWriter.Progress, WriteFailure>]) {
+        var moved = false
+        var finishedIn: [UInt64] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let progress):
+                let (freed, finished) = written(progress)
+                moved = moved || freed
+                if finished, !finishedIn.contains(progress.key.job) {
+                    finishedIn.append(progress.key.job)
+                }
+            case .failure(let failure) where failure.journal:
+                fileFailed(failure.key, reason: failure.reason)
+                cancel(job: failure.key.job, reason: failure.reason, as: .failed)
+            case .failure(let failure):
+                fileFailed(failure.key, reason: failure.reason)
+            }
+        }
+        for id in finishedIn {
+            checkFinished(id)
+            continueScan(id)
+        }
+        var jobsReported: [UInt64] = []
+        for case .success(let progress) in outcomes where !jobsReported.contains(progress.key.job) {
+            jobsReported.append(progress.key.job)
+            flushIfOnlyFlushLeft(progress.key.job)
+        }
+        if moved { pump() }
+    }
+
+    /// Counts one writer step of an open file. Returns whether blocks it wrote moved a dispatch
+    /// window, and whether it finished the file.
+    private func written(_ progress: OutputWriter.Progress) -> (moved: Bool, finished: Bool) {
         guard jobs[progress.key.job]?.open[progress.key.file] != nil,
-              var job = jobs.removeValue(forKey: progress.key.job) else { return }
+              var job = jobs.removeValue(forKey: progress.key.job) else { return (false, false) }
         let refs = progress.blocks.map { BlockRef(file: progress.key.file, index: $0) }
         let moved = blocksWritten(refs, in: &job)
-        defer { if moved { pump() } }
         job.bytesDone += progress.rawBytes
         job.bytesOut += progress.outputBytes
         metrics.outputBytes.increment(by: progress.outputBytes)
@@ -1764,11 +1805,7 @@ public actor Coordinator {
             job.sink.yield(.fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
         }
         jobs[progress.key.job] = job
-        if progress.finished {
-            checkFinished(progress.key.job)
-            continueScan(progress.key.job)
-        }
-        flushIfOnlyFlushLeft(progress.key.job)
+        return (moved, progress.finished)
     }
 
     /// Publishes what the writers have sealed now, rather than up to a tick later (a tenth of

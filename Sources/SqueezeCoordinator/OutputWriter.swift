@@ -101,47 +101,54 @@ struct OutputWriter {
         case .removeWorkspace(_, let workspace):
             _ = try? await pool.run { workspace.remove() }
             return []
-        case .member(let spec, let piece):
-            let outcome = await adopt(piece, spec: spec)
+        case .members(let members):
+            let outcomes = await adopt(members)
             if sealed.count >= Self.batchFiles {
-                return [outcome] + (await flush())
+                return outcomes + (await flush())
             }
-            return [outcome]
+            return outcomes
         case .placed(let spec, let output, let end, let trailer):
             let outcome = await finishPlaced(output, end: end, trailer: trailer, spec: spec)
             if sealed.count >= Self.batchFiles {
                 return [outcome] + (await flush())
             }
             return [outcome]
-        case .blocks, .piece:
-            let (spec, blocks): (OutputSpec, [(Int, PendingBlock)]) = switch command {
-            case .blocks(let spec, let blocks): (spec, blocks.map { ($0.index, .bytes($0.block)) })
-            case .piece(let spec, let index, let piece): (spec, [(index, .piece(piece))])
-            default: preconditionFailure("only blocks and pieces reach here")
-            }
-            let outcome = await append(blocks, spec: spec)
-            if sealed.count >= Self.batchFiles {
-                return [outcome].compactMap { $0 } + (await flush())
-            }
-            return [outcome].compactMap { $0 }
+        case .blocks(let files):
+            var outcomes = await append(files.map { file in (file.spec, file.blocks.map { ($0.index, PendingBlock.bytes($0.block)) }) })
+            if sealed.count >= Self.batchFiles { outcomes += await flush() }
+            return outcomes
+        case .piece(let spec, let index, let piece):
+            var outcomes = await append([(spec, [(index, .piece(piece))])])
+            if sealed.count >= Self.batchFiles { outcomes += await flush() }
+            return outcomes
         }
     }
 
-    /// A whole member a shared-storage worker wrote: checked and taken over as the output's
-    /// temporary, to be published with the next batch. No byte is copied.
-    private mutating func adopt(_ piece: PieceBlock, spec: OutputSpec) async -> Result<Progress, WriteFailure> {
+    /// Whole members shared-storage workers wrote: each checked and taken over as its output's
+    /// temporary, to be published with the next batch. No byte is copied, and one trip to the
+    /// I/O pool serves them all (a bundle of small files is one command).
+    private mutating func adopt(_ members: [(spec: OutputSpec, piece: PieceBlock)]) async -> [Result<Progress, WriteFailure>] {
+        guard !members.isEmpty else { return [] }
         let began = ContinuousClock.now
         defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.writeDuration) } }
+        let adopted: [Result<AtomicOutputFile, WriteFailure>]
         do {
-            let file = try await pool.run {
-                try AtomicOutputFile(adopting: piece.path, finalPath: spec.outputPath, expectedSize: piece.length)
+            adopted = try await pool.run {
+                members.map { spec, piece in
+                    Result { try AtomicOutputFile(adopting: piece.path, finalPath: spec.outputPath, expectedSize: piece.length) }
+                        .mapError { WriteFailure(key: spec.key, reason: ($0 as? FileSystemError)?.reason ?? "\($0)") }
+                }
             }
-            sealed.append(SealedOutput(spec, file: file, bytesOut: piece.length))
         } catch {
-            return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+            return members.map { .failure(WriteFailure(key: $0.spec.key, reason: "\(error)")) }
         }
-        return .success(Progress(key: spec.key, rawBytes: UInt64(piece.rawLength), outputBytes: piece.length,
-                                 outputTotal: piece.length, finished: false, sealed: true, blocks: 0..<1))
+        return zip(members, adopted).map { member, outcome in
+            outcome.map { file in
+                sealed.append(SealedOutput(member.spec, file: file, bytesOut: member.piece.length))
+                return Progress(key: member.spec.key, rawBytes: UInt64(member.piece.rawLength), outputBytes: member.piece.length,
+                                outputTotal: member.piece.length, finished: false, sealed: true, blocks: 0..<1)
+            }
+        }
     }
 
     /// An output whose blocks workers wrote in place: its header and trailer written, it is
@@ -156,75 +163,120 @@ struct OutputWriter {
             return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
         }
         let length = end + UInt64(trailer.count)
-        return await adopt(PieceBlock(path: output, crc: 0, rawLength: 0, length: length, item: 0, attempt: 0, position: 0), spec: spec)
+        let member = PieceBlock(path: output, crc: 0, rawLength: 0, length: length, item: 0, attempt: 0, position: 0)
+        return await adopt([(spec, member)])[0]
     }
 
-    private mutating func append(_ blocks: [(Int, PendingBlock)], spec: OutputSpec) async -> Result<Progress, WriteFailure>? {
-        var state = open[spec.key] ?? OpenOutput(spec: spec)
-        for (index, block) in blocks { state.pending[index] = block }
-        let firstAppended = state.next
-        var chunks: [PendingBlock] = []
-        var rawBytes: UInt64 = 0
-        while let ready = state.pending.removeValue(forKey: state.next) {
-            state.checksum.append(crc: ready.crc, length: ready.rawLength)
-            chunks.append(ready)
-            rawBytes += UInt64(ready.rawLength)
-            state.next += 1
-        }
-        guard !chunks.isEmpty else {
+    /// What appending to one file's output does, planned on the writer's task and carried out
+    /// on the I/O pool.
+    private struct AppendStep: Sendable {
+        var spec: OutputSpec
+        var existing: AtomicOutputFile?
+        var header: [UInt8]
+        var chunks: [PendingBlock]
+        var trailer: [UInt8]
+        var finished: Bool
+        var rawBytes: UInt64
+        var firstAppended: Int
+        var next: Int
+
+        var written: UInt64 { UInt64(header.count + trailer.count) + chunks.reduce(0) { $0 + $1.length } }
+    }
+
+    /// Takes blocks of several files (in any order within a file) and appends each file's
+    /// contiguous run to its temporary, all in one trip to the I/O pool; the last block writes
+    /// the trailer and seals the file. Returns one outcome per file that wrote something.
+    private mutating func append(_ files: [(spec: OutputSpec, blocks: [(Int, PendingBlock)])]) async -> [Result<Progress, WriteFailure>] {
+        var steps: [AppendStep] = []
+        var stepOf: [FileKey: Int] = [:]
+        for (spec, blocks) in files {
+            var state = open[spec.key] ?? OpenOutput(spec: spec)
+            for (index, block) in blocks { state.pending[index] = block }
+            var step = stepOf[spec.key].map { steps[$0] } ?? AppendStep(
+                spec: spec, existing: state.file, header: state.file == nil ? spec.header.encoded() : [], chunks: [],
+                trailer: [], finished: false, rawBytes: 0, firstAppended: state.next, next: state.next)
+            while let ready = state.pending.removeValue(forKey: state.next) {
+                state.checksum.append(crc: ready.crc, length: ready.rawLength)
+                step.chunks.append(ready)
+                step.rawBytes += UInt64(ready.rawLength)
+                state.next += 1
+            }
+            step.next = state.next
+            step.finished = state.next == spec.blockCount
+            if step.finished { step.trailer = state.checksum.trailer.encoded() }
             open[spec.key] = state
-            return nil
+            guard !step.chunks.isEmpty else { continue }
+            if let index = stepOf[spec.key] {
+                steps[index] = step
+            } else {
+                stepOf[spec.key] = steps.count
+                steps.append(step)
+            }
         }
-        let finished = state.next == spec.blockCount
-        let header = state.file == nil ? spec.header.encoded() : []
-        let trailer = finished ? state.checksum.trailer.encoded() : []
-        let written = UInt64(header.count + trailer.count) + chunks.reduce(0) { $0 + $1.length }
-        let existing = state.file
-        let toWrite = chunks
+        guard !steps.isEmpty else { return [] }
         let delay = delayPerBlock
         let began = ContinuousClock.now
         defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.writeDuration) } }
+        let toWrite = steps
+        let results: [Result<AtomicOutputFile, WriteFailure>]
         do {
-            let file = try await pool.run {
-                if delay > 0 { usleep(delay * UInt32(clamping: toWrite.count)) }
-                let file = try existing ?? AtomicOutputFile(finalPath: spec.outputPath, in: spec.workspace)
-                do {
-                    try file.write([header])
-                    for chunk in toWrite {
-                        switch chunk {
-                        // Straight from the received frame: libzmq's message is the only copy.
-                        case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
-                        case .piece(let piece): try file.append(piece: piece.path, from: piece.placed ? piece.offset : nil, length: piece.length)
-                        }
-                    }
-                    try file.write([trailer])
-                    if finished {
-                        try file.seal(
-                            permissions: spec.stamp.permissions,
-                            modifiedSeconds: spec.stamp.modifiedSeconds,
-                            modifiedNanoseconds: spec.stamp.modifiedNanoseconds)
-                    }
-                } catch {
-                    file.discard()
-                    throw error
-                }
-                return file
-            }
-            state.file = file
-            state.bytesOut += written
+            results = try await pool.run { toWrite.map { step in Self.write(step, delayPerBlock: delay) } }
         } catch {
-            open.removeValue(forKey: spec.key)
-            let reason = (error as? FileSystemError)?.reason ?? "\(error)"
-            return .failure(WriteFailure(key: spec.key, reason: reason))
+            results = steps.map { .failure(WriteFailure(key: $0.spec.key, reason: "\(error)")) }
         }
-        if finished, let file = state.file {
-            open.removeValue(forKey: spec.key)
-            sealed.append(SealedOutput(spec, file: file, bytesOut: state.bytesOut))
-        } else {
-            open[spec.key] = state
+        return zip(steps, results).map { step, result in
+            let key = step.spec.key
+            switch result {
+            case .failure(let failure):
+                open.removeValue(forKey: key)
+                return .failure(failure)
+            case .success(let file):
+                // Planned above and owned by this task alone: it is still open.
+                var state = open.removeValue(forKey: key) ?? OpenOutput(spec: step.spec)
+                state.file = file
+                state.bytesOut += step.written
+                if step.finished {
+                    sealed.append(SealedOutput(step.spec, file: file, bytesOut: state.bytesOut))
+                } else {
+                    open[key] = state
+                }
+                return .success(Progress(key: key, rawBytes: step.rawBytes, outputBytes: step.written, outputTotal: state.bytesOut,
+                                         finished: false, sealed: step.finished, blocks: step.firstAppended..<step.next))
+            }
         }
-        return .success(Progress(key: spec.key, rawBytes: rawBytes, outputBytes: written, outputTotal: state.bytesOut,
-                                 finished: false, sealed: finished, blocks: firstAppended..<state.next))
+    }
+
+    /// Carries out one append: creates the temporary if it is the file's first, writes the
+    /// header, the blocks and the trailer, and seals it after the last. Blocking.
+    private static func write(_ step: AppendStep, delayPerBlock delay: UInt32) -> Result<AtomicOutputFile, WriteFailure> {
+        if delay > 0 { usleep(delay * UInt32(clamping: step.chunks.count)) }
+        let spec = step.spec
+        do {
+            let file = try step.existing ?? AtomicOutputFile(finalPath: spec.outputPath, in: spec.workspace)
+            do {
+                try file.write([step.header])
+                for chunk in step.chunks {
+                    switch chunk {
+                    // Straight from the received frame: libzmq's message is the only copy.
+                    case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
+                    case .piece(let piece): try file.append(piece: piece.path, from: piece.placed ? piece.offset : nil, length: piece.length)
+                    }
+                }
+                try file.write([step.trailer])
+                if step.finished {
+                    try file.seal(
+                        permissions: spec.stamp.permissions,
+                        modifiedSeconds: spec.stamp.modifiedSeconds,
+                        modifiedNanoseconds: spec.stamp.modifiedNanoseconds)
+                }
+            } catch {
+                file.discard()
+                throw error
+            }
+            return .success(file)
+        } catch {
+            return .failure(WriteFailure(key: spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)"))
+        }
     }
 
     /// One `syncfs` per file system holding sealed files, then a rename each.

@@ -4,15 +4,16 @@ import SqueezeProtocol
 /// Work for a writer task. The actor sends these in order, per partition, so a discard is
 /// never overtaken by a block of the same file.
 enum WriterCommand: Sendable {
-    /// Compressed blocks of a file from one result (its index in the file, its bytes), in any
-    /// order: one command per file and item, so the writer appends them with one trip to the
-    /// I/O pool and reports them with one progress.
-    case blocks(OutputSpec, [(index: Int, block: ResultBlock)])
+    /// Compressed blocks from one result, per file (each block's index in its file, its
+    /// bytes), in any order: one command per item and writer, so the writer appends a bundle's
+    /// files with one trip to the I/O pool and reports them to the coordinator at once.
+    case blocks([(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])])
     /// A compressed block a shared-storage worker wrote as a piece file, in any order.
     case piece(OutputSpec, index: Int, PieceBlock)
-    /// A whole `.gz` a shared-storage worker wrote (a one-block file, or a file it stitched):
-    /// taken over and renamed into place, not copied.
-    case member(OutputSpec, PieceBlock)
+    /// Whole `.gz` files shared-storage workers wrote (one-block files, or a file one
+    /// stitched): taken over and renamed into place, not copied. A bundle's one-block files
+    /// come as one command, so the writer serves them with one trip to the I/O pool.
+    case members([(spec: OutputSpec, piece: PieceBlock)])
     /// A file's output whose blocks shared-storage workers wrote in place, up to `end`: the
     /// header and trailer are written, then it is taken over like a member.
     case placed(OutputSpec, output: BytePath, end: UInt64, trailer: [UInt8])
