@@ -1802,7 +1802,9 @@ public actor Coordinator {
             job.bytesIn += file.stamp.size
             metrics.inputBytes.increment(by: file.stamp.size)
             metrics.filesDone.increment()
-            job.sink.yield(.fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
+            if job.request.fileEvents == true {
+                job.sink.yield(.fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
+            }
         }
         jobs[progress.key.job] = job
         return (moved, progress.finished)

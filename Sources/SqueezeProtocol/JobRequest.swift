@@ -30,6 +30,10 @@ public struct JobRequest: Codable, Sendable, Equatable {
     /// True to receive the job's trace as `trace` events (`--trace`): every item's dispatch,
     /// its worker, slot and phases. Nil means false.
     public var trace: Bool?
+    /// True to receive a `fileDone` event for each file published (the CLI asks for them with
+    /// `--json`). Nil means false: a folder of a million files would otherwise cost the
+    /// coordinator a million events that most clients never show.
+    public var fileEvents: Bool?
 
     /// Creates a request.
     public init(

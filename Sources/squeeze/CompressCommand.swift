@@ -67,6 +67,7 @@ struct CompressCommand: AsyncParsableCommand {
                                  engine: compression.engine, tar: tar ? true : nil)
         request.blockSize = blockSize?.bytes
         request.trace = trace == nil ? nil : true
+        request.fileEvents = json ? true : nil
         let traceOutput = trace.map(TraceOutput.init(path:))
         var settings = CoordinatorConfiguration()
         // The workers are this process's own threads: no answer comes from anyone else.

@@ -71,6 +71,7 @@ struct SubmitCommand: AsyncParsableCommand {
                 verify: noVerify ? false : nil, submitter: "\(NSUserName())@\(ProcessInfo.processInfo.hostName)",
                 tar: tar ? true : nil)
             asked.trace = trace == nil ? nil : true
+            asked.fileEvents = json ? true : nil
             let request = asked
             let traceOutput = trace.map(TraceOutput.init(path:))
             let mode = OutputMode.choose(json: json)

@@ -40,7 +40,8 @@ struct CancellationTests {
                 group.addTask { await Worker(configuration: WorkerConfiguration(coordinator: address, slots: 1), context: context).run() }
             }
             for await _ in ready {}
-            let request = JobRequest(source: source, destination: destination, level: 6, force: false)
+            var request = JobRequest(source: source, destination: destination, level: 6, force: false)
+            request.fileEvents = true
             let (accepted, events) = try await coordinator.submit(request)
             var cancelled = false
             for await event in events {
