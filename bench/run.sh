@@ -94,7 +94,11 @@ coordinator_cpu() {
 }
 
 # record CASE CORPUS SECONDS OUTPUT_BYTES COORD_RSS_KIB WORKER_RSS_KIB [COORD_CPU_SECONDS]
-record() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:--}" >> "$results"; }
+# Each run also goes to stderr, so a log of the bench keeps the spread behind the medians.
+record() {
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "${7:--}" >> "$results"
+  echo "bench: $2 | $1 | ${3} s | peak RSS ${5} KiB${7:+ | coordinator CPU ${7} s}" >&2
+}
 
 # A fresh copy of a tree for the tools that write next to their input (untimed); sets $copy.
 fresh_copy() {
