@@ -11,7 +11,7 @@ public struct CoordinatorConfiguration: Sendable {
     /// Compressed bytes of a file's pieces gathered before a stitch segment goes to the worker
     /// joining it: few messages (each segment is a stitch and a check, both ways), yet the
     /// copy follows compression closely. 64 MiB: a fifth less coordinator CPU per GB than 16
-    /// on shared storage, and no later an end (measured).
+    /// on shared storage, and the job ends no later (measured).
     public var stitchSegmentBytes: Int
     /// Heartbeat period, both ways.
     public var heartbeatInterval: Duration

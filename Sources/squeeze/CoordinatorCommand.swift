@@ -38,7 +38,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Default block size, e.g. 512K or 1M.")
     var blockSize: ByteSize?
 
-    @Option(help: "Bytes a work item of a large file aims for (consecutive blocks go together), e.g. 4M; the head of a long file goes in items twice as large, its last eight items are this size.")
+    @Option(help: "Bytes a work item of a large file aims for (consecutive blocks go together), e.g. 4M; the head of a long file goes in items four times as large, its last eight items are this size.")
     var itemSize: ByteSize?
 
     @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment (default 64M).")
