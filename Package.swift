@@ -46,6 +46,8 @@ let package = Package(
         ),
         // Walks raw deflate block structure (to continue a libdeflate stream in one member).
         .target(name: "CSqueezeDeflate"),
+        // CRC-32 folded 256 bits at a time where the CPU can (AVX2 and VPCLMULQDQ).
+        .target(name: "CSqueezeCRC"),
         // Linux calls Swift's Glibc module does not declare (syncfs needs _GNU_SOURCE).
         .target(name: "CSqueezeSystem"),
         // Threads the project owns for blocking disk I/O, and the file operations run on them.
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "SqueezeGzip",
             dependencies: [
-                "CZlib", "CLibDeflate", "CISAL", "CSqueezeDeflate",
+                "CZlib", "CLibDeflate", "CISAL", "CSqueezeDeflate", "CSqueezeCRC",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
