@@ -11,6 +11,9 @@
 
 #include "squeeze_crc32.h"
 
+#if defined(__x86_64__)
+
+#include <cpuid.h>
 #include <immintrin.h>
 
 // D = 1024 bits (128 bytes, the main loop's stride): x^1056 and x^992.
@@ -20,9 +23,20 @@
 #define K1_128 0x1751997d0ULL
 #define K2_128 0x0ccaa009eULL
 
+// CPUID read here rather than through __builtin_cpu_supports, whose answer depends on the
+// feature layout of whichever runtime (libgcc or compiler-rt) provides it.
 int squeeze_crc32_fold_available(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq") && __builtin_cpu_supports("pclmul");
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
+    const int pclmul = (ecx >> 1) & 1, osxsave = (ecx >> 27) & 1, avx = (ecx >> 28) & 1;
+    if (!pclmul || !osxsave || !avx) return 0;
+    // The kernel saves the SSE and AVX registers (XCR0 bits 1 and 2) across switches.
+    unsigned int xcr0_low, xcr0_high;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if ((xcr0_low & 0x6) != 0x6) return 0;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
+    const int avx2 = (ebx >> 5) & 1, vpclmulqdq = (ecx >> 10) & 1;
+    return avx2 && vpclmulqdq;
 }
 
 __attribute__((target("avx2,pclmul,vpclmulqdq")))
@@ -80,3 +94,18 @@ size_t squeeze_crc32_fold(uint32_t crc, const uint8_t *bytes, size_t length, uin
     _mm_storeu_si128((__m128i *)state, acc);
     return length - left;
 }
+
+#else
+
+// Other architectures: ISA-L (or zlib) does the whole checksum.
+int squeeze_crc32_fold_available(void) { return 0; }
+
+size_t squeeze_crc32_fold(uint32_t crc, const uint8_t *bytes, size_t length, uint8_t state[16]) {
+    (void)crc;
+    (void)bytes;
+    (void)length;
+    (void)state;
+    return 0;
+}
+
+#endif
