@@ -19,6 +19,12 @@ long squeeze_copy_file_range(int from, long long from_offset, int to, long long 
     return (long)copy_file_range(from, &in, to, &out, length, 0);
 }
 
+int squeeze_sync_file_range(int fd, long long offset, long long length, int wait) {
+    unsigned int flags = SYNC_FILE_RANGE_WRITE;
+    if (wait) flags |= SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WAIT_AFTER;
+    return sync_file_range(fd, offset, length, flags);
+}
+
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold) {
     return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
 }

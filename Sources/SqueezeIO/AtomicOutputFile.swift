@@ -30,10 +30,16 @@ public final class AtomicOutputFile: Sendable {
     /// The device the temporary lives on; one `syncFileSystem` per device covers a batch.
     public let device: UInt64
     private let state: NIOLockedValueBox<State>
+    /// What has been written and handed back to the kernel (`WriteBehind`); nil for an
+    /// adopted piece, which is not written here, or once the file system refused
+    /// `sync_file_range`.
+    private let writeBehind: NIOLockedValueBox<WriteBehind?>
 
     /// Creates the temporary (O_EXCL, mode 0600 until sealed) in `folder` (a job's workspace,
     /// on the same file system as `finalPath`), or next to `finalPath` when `folder` is nil.
-    public init(finalPath: BytePath, in folder: BytePath? = nil) throws {
+    /// What is written goes to disk and leaves the page cache `writeBehindChunk` bytes at a
+    /// time (`WriteBehind`).
+    public init(finalPath: BytePath, in folder: BytePath? = nil, writeBehindChunk: UInt64 = WriteBehind.defaultChunk) throws {
         self.finalPath = finalPath
         let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
         temporaryPath = (folder ?? finalPath.parent).appending(Array(name.utf8))
@@ -48,6 +54,7 @@ public final class AtomicOutputFile: Sendable {
         }
         device = UInt64(info.st_dev)
         state = NIOLockedValueBox(.open(fd))
+        writeBehind = NIOLockedValueBox(WriteBehind(chunk: writeBehindChunk))
     }
 
     /// Takes over a complete, sealed file someone else wrote (a shared-storage worker's
@@ -72,6 +79,7 @@ public final class AtomicOutputFile: Sendable {
         }
         device = UInt64(info.st_dev)
         state = NIOLockedValueBox(.sealed(fd))
+        writeBehind = NIOLockedValueBox(nil)
     }
 
     deinit {
@@ -106,6 +114,35 @@ public final class AtomicOutputFile: Sendable {
             }
             offset += wrote
         }
+        try handBack(fd, wrote: UInt64(bytes.count))
+    }
+
+    /// Carries out what `WriteBehind` asks after `count` more bytes: starts writeback of each
+    /// full chunk and drains the chunk before it. A write-back error fails the file here,
+    /// as the final fsync would; a file system without `sync_file_range` (EINVAL, ENOSYS,
+    /// EOPNOTSUPP, ESPIPE) is written as before, all of it synced at the end.
+    private func handBack(_ fd: Int32, wrote count: UInt64) throws {
+        let actions = writeBehind.withLockedValue { policy in policy?.wrote(count) ?? [] }
+        for action in actions {
+            let range: Range<UInt64>
+            let wait: Int32
+            switch action {
+            case .start(let started): (range, wait) = (started, 0)
+            case .drain(let drained): (range, wait) = (drained, 1)
+            }
+            guard let offset = Int64(exactly: range.lowerBound), let length = Int64(exactly: range.count) else { return }
+            var rc: Int32
+            repeat { rc = squeeze_sync_file_range(fd, offset, length, wait) } while rc != 0 && errno == EINTR
+            if rc != 0 {
+                if [EINVAL, ENOSYS, EOPNOTSUPP, ESPIPE].contains(errno) {
+                    writeBehind.withLockedValue { $0 = nil }
+                    return
+                }
+                throw FileSystemError.last("write back", finalPath.display)
+            }
+            // Advice: the pages are clean now, and a failure only leaves them cached.
+            if wait != 0 { _ = posix_fadvise(fd, off_t(offset), off_t(length), POSIX_FADV_DONTNEED) }
+        }
     }
 
     /// Appends the piece file at `piece`, which must hold exactly `length` bytes, and removes
@@ -124,6 +161,7 @@ public final class AtomicOutputFile: Sendable {
         guard start >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
         try RangeCopier.copy(from: source, start: range, length: length, to: fd, at: UInt64(start), path: finalPath.display)
         guard lseek(fd, off_t(start) + off_t(length), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
+        try handBack(fd, wrote: length)
     }
 
     /// Sets permissions and mtime like gzip; no more writes. A sealed file keeps its
@@ -173,6 +211,11 @@ public final class AtomicOutputFile: Sendable {
             throw FileSystemError(operation: "fsync", path: finalPath.display, errno: EBADF)
         }
         if fsync(fd) != 0 { throw removingTemporary(FileSystemError.last("fsync", finalPath.display)) }
+        // A file large enough to have been written behind is dropped whole now that it is
+        // clean: its last chunks' pages are free at once for the next output.
+        if writeBehind.withLockedValue({ ($0?.started ?? 0) > 0 }) {
+            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+        }
         state.withLockedValue { $0 = .synced }
         // From here the descriptor is gone, so failures must remove the temporary themselves.
         guard close(fd) == 0 else { throw removingTemporary(FileSystemError.last("close", finalPath.display)) }

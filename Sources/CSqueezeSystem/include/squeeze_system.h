@@ -15,6 +15,11 @@ int squeeze_rename_noreplace(const char *from, const char *to);
 /// or -1 with errno set (EXDEV, EINVAL or ENOSYS where it cannot; callers fall back).
 long squeeze_copy_file_range(int from, long long from_offset, int to, long long to_offset, unsigned long length);
 
+/// sync_file_range(2) (Glibc declares it only under _GNU_SOURCE). `wait` 0 starts writeback of
+/// the range and returns; 1 also waits for writeback already under way before, and for the
+/// range's own after. Returns 0, or -1 with errno set.
+int squeeze_sync_file_range(int fd, long long offset, long long length, int wait);
+
 /// mallopt(3) M_MMAP_THRESHOLD and M_TRIM_THRESHOLD (Swift's Glibc module lacks malloc.h).
 /// Returns 1 when both were set.
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold);

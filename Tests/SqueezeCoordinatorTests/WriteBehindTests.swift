@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import SqueezeIO
+import Testing
+
+@Suite("Write-behind of outputs")
+struct WriteBehindTests {
+    @Test("each full chunk starts, and the chunk before it drains, whatever the write sizes")
+    func policy() {
+        var policy = WriteBehind(chunk: 4096)
+        #expect(policy.wrote(4000).isEmpty)
+        #expect(policy.wrote(96) == [.start(0..<4096)])
+        #expect(policy.wrote(4096) == [.start(4096..<8192), .drain(0..<4096)])
+        // One write spanning several chunks: each starts in order and drains the one before.
+        #expect(policy.wrote(3 * 4096 + 10) == [
+            .start(8192..<12288), .drain(4096..<8192),
+            .start(12288..<16384), .drain(8192..<12288),
+            .start(16384..<20480), .drain(12288..<16384),
+        ])
+        #expect(policy.written == 20490)
+        #expect(policy.started == 20480)
+        #expect(policy.drained == 16384)
+        #expect(policy.wrote(0).isEmpty)
+    }
+
+    @Test("a chunk is never below a page")
+    func smallestChunk() {
+        var policy = WriteBehind(chunk: 1)
+        #expect(policy.chunk == 4096)
+        #expect(policy.wrote(4095).isEmpty)
+    }
+
+    @Test("a large output keeps its bytes and leaves the page cache as it is written")
+    func outputLeavesPageCache() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-wb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let final = BytePath(folder + "/out.bin")
+        let chunk: UInt64 = 1 << 20
+        let output = try AtomicOutputFile(finalPath: final, writeBehindChunk: chunk)
+        var generator = SystemRandomNumberGenerator()
+        let pattern = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var expected: [UInt8] = []
+        // 6.5 chunks in writes of uneven sizes, none aligned to the chunk.
+        while expected.count < Int(chunk) * 13 / 2 {
+            let piece = pattern[Int.random(in: 0..<1_000, using: &generator)..<Int.random(in: 2_000...300_000, using: &generator)]
+            try piece.withUnsafeBytes { try output.write($0) }
+            expected += piece
+        }
+        // Written and started through chunk 5, drained through chunk 4: the first four chunks
+        // are on disk and out of the page cache; the last written bytes are still cached.
+        let resident = try Self.residentPages(of: output.temporaryPath.display, bytes: expected.count)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let drainedPages = Int(chunk) * 4 / page
+        if try !Self.isTmpfs(folder) {
+            #expect(resident[..<drainedPages].filter { $0 }.count == 0, "drained chunks still cached")
+        }
+        #expect(resident.last == true, "the last bytes written should still be cached")
+        try output.commit(permissions: 0o644, modifiedSeconds: 0, modifiedNanoseconds: 0, replace: false)
+        if try !Self.isTmpfs(folder) {
+            let after = try Self.residentPages(of: final.display, bytes: expected.count)
+            #expect(after.filter { $0 }.count == 0, "a synced output that was written behind is dropped whole")
+        }
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: final.display))) == expected)
+    }
+
+    /// Which pages of the file's first `bytes` are in the page cache (mincore over a mapping,
+    /// which faults nothing in).
+    private static func residentPages(of path: String, bytes: Int) throws -> [Bool] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let mapping = try #require(mmap(nil, bytes, PROT_READ, MAP_SHARED, fd, 0))
+        try #require(mapping != MAP_FAILED)
+        defer { munmap(mapping, bytes) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var vector = [UInt8](repeating: 0, count: (bytes + page - 1) / page)
+        try #require(mincore(mapping, bytes, &vector) == 0)
+        return vector.map { $0 & 1 == 1 }
+    }
+
+    /// tmpfs keeps a file's pages as its storage, so they never leave. The file system of
+    /// `path` from /proc/self/mountinfo, by device number.
+    private static func isTmpfs(_ path: String) throws -> Bool {
+        var info = stat()
+        try #require(stat(path, &info) == 0)
+        // glibc's encoding of a device number (major and minor are macros Swift does not see).
+        let dev = UInt64(info.st_dev)
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~UInt64(0xfff))
+        let minor = (dev & 0xff) | ((dev >> 12) & ~UInt64(0xff))
+        let device = "\(major):\(minor)"
+        let table = try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, fields[2] == device, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            return fields[dash + 1] == "tmpfs"
+        }
+        return false
+    }
+}
