@@ -116,6 +116,12 @@ fresh_copy() {
 # later runs read part of mixed.cat from disk again, which doubled the level-0 ceiling's time
 # (0.35 s in the first run, 0.82 and 0.81 in the next two) and raised the remote rows' CPU.
 # So each row's input is read once more, untimed, right before the row.
+# The same host backs a guest page only when it is first touched and takes back freed ones, so
+# a page the machine has not used lately costs a host fault: as the outputs of earlier rows
+# fill the page cache, later runs get fresh pages where the first run got reused ones (writing
+# 1 GB into /dev/shm: 0.6 s of system time on reused pages, 2.2 s on fresh). Squeeze's own
+# outputs leave the page cache as they are written (docs/architecture.md, "Memory bounds");
+# the other tools' outputs and the copies stay, as they would on a user's machine.
 warm() {
   case $1 in
     file) cat "$cat_file" > /dev/null ;;
