@@ -25,6 +25,17 @@ int squeeze_sync_file_range(int fd, long long offset, long long length, int wait
     return sync_file_range(fd, offset, length, flags);
 }
 
+int squeeze_o_direct(void) {
+    return O_DIRECT;
+}
+
+int squeeze_set_direct(int fd, int on) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    flags = on ? (flags | O_DIRECT) : (flags & ~O_DIRECT);
+    return fcntl(fd, F_SETFL, flags);
+}
+
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold) {
     return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
 }

@@ -338,8 +338,8 @@ public actor Coordinator {
             var sources: [BlockRef: SourceBlock] = [:]
             let readStart = dispatch.traced ? MonotonicClock.micros() : 0
             do {
-                (outcome, sources) = try await pool.run { [readBuffers] in
-                    let outcome = Self.read(dispatch, into: readBuffers)
+                (outcome, sources) = try await pool.run { [readBuffers, direct = configuration.directReads] in
+                    let outcome = Self.read(dispatch, into: readBuffers, direct: direct)
                     guard dispatch.verify, case .success(let blocks) = outcome else { return (outcome, [:]) }
                     return (outcome, Self.sources(of: blocks, refs: dispatch.blocks.map(\.ref)))
                 }
@@ -364,7 +364,7 @@ public actor Coordinator {
     /// Reads every block of a dispatch into one pooled buffer, one `pread` per run of
     /// consecutive blocks of a file; each block's frame is a range of it. Blocking, on a pool
     /// thread.
-    private static func read(_ dispatch: Dispatch, into buffers: FrameBufferPool) -> Result<[WorkBlock], ReadFailures> {
+    private static func read(_ dispatch: Dispatch, into buffers: FrameBufferPool, direct: Bool) -> Result<[WorkBlock], ReadFailures> {
         let plan = ReadPlan(dispatch.blocks)
         var failures = ReadFailures(files: [])
         let bytes = buffers.fill(count: plan.byteCount) { buffer in
@@ -375,7 +375,7 @@ public actor Coordinator {
                     if let archive = block.archive {
                         try archive.read(run.range, into: slot)
                     } else {
-                        try SourceReader.read(block.path, expected: block.stamp, range: run.range, into: slot)
+                        try SourceReader.read(block.path, expected: block.stamp, range: run.range, into: slot, direct: direct)
                     }
                 } catch {
                     failures.files.append((block.ref.file, (error as? FileSystemError)?.reason ?? "\(error)"))

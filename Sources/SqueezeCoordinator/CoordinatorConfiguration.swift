@@ -48,6 +48,13 @@ public struct CoordinatorConfiguration: Sendable {
     /// whose workers are its own threads, runs without it.
     public var verifyResults = true
 
+    /// Reads the blocks it sends to remote workers with `O_DIRECT` where it can
+    /// (`DirectReadSpan`: whole pages of reads of 1 MiB or more), so the bytes go from the
+    /// device into the message buffers without a copy through the page cache, which they
+    /// would only pollute. On by default; `squeeze coordinator --buffered-reads` turns it off,
+    /// for sources that are hot in memory on a device slower than the workers.
+    public var directReads = true
+
     /// How long a verifying worker has to answer a `verify` item before the coordinator checks
     /// the answer itself.
     public var verifyDeadline: Duration = .seconds(10)

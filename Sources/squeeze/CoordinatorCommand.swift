@@ -62,6 +62,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Flag(help: "Publish outputs without checking the workers' answers (faster; a faulty or hostile worker can then corrupt outputs).")
     var noVerify = false
 
+    @Flag(help: "Read the sources of remote workers' items through the page cache, not with O_DIRECT (for sources hot in memory on a device slower than the workers).")
+    var bufferedReads = false
+
     @Option(help: "Folder of the job journal (jobs and published outputs, in SQLite), so a restarted coordinator resumes its running jobs (default: $XDG_STATE_HOME/squeeze or ~/.local/state/squeeze). One coordinator per folder.")
     var state: String?
 
@@ -115,6 +118,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.security = security
         settings.writeDelayForTesting = testWriteDelay?.duration
         settings.verifyResults = !noVerify
+        settings.directReads = !bufferedReads
         settings.historyJobs = history
         if let historyAge { settings.historyAge = historyAge.duration }
         let exposition = http.map { _ in MetricsExposition(durationBuckets: CoordinatorMetrics.durationBuckets) }

@@ -20,6 +20,14 @@ long squeeze_copy_file_range(int from, long long from_offset, int to, long long 
 /// range's own after. Returns 0, or -1 with errno set.
 int squeeze_sync_file_range(int fd, long long offset, long long length, int wait);
 
+/// O_DIRECT (Glibc defines it only under _GNU_SOURCE): reads go from the device into the
+/// caller's buffer, not through the page cache. Callers align offset, length and buffer.
+int squeeze_o_direct(void);
+
+/// Sets (`on` 1) or clears (0) O_DIRECT on an open descriptor (fcntl F_SETFL), keeping its
+/// other status flags. Returns 0, or -1 with errno set.
+int squeeze_set_direct(int fd, int on);
+
 /// mallopt(3) M_MMAP_THRESHOLD and M_TRIM_THRESHOLD (Swift's Glibc module lacks malloc.h).
 /// Returns 1 when both were set.
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold);
