@@ -361,9 +361,9 @@ public actor Coordinator {
         }
     }
 
-    /// Reads every block of a dispatch into one pooled buffer, one `pread` per run of
-    /// consecutive blocks of a file; each block's frame is a range of it. Blocking, on a pool
-    /// thread.
+    /// Reads every block of a dispatch into one pooled buffer, one read per run of
+    /// consecutive blocks of a file (`O_DIRECT` where `direct` and `DirectReadSpan` allow);
+    /// each block's frame is a range of it. Blocking, on a pool thread.
     private static func read(_ dispatch: Dispatch, into buffers: FrameBufferPool, direct: Bool) -> Result<[WorkBlock], ReadFailures> {
         let plan = ReadPlan(dispatch.blocks)
         var failures = ReadFailures(files: [])

@@ -322,11 +322,15 @@ struct ClusterTests {
         #expect(relayed > 0 && relayed < total, "mixed cluster relayed \(relayed) of \(total) bytes")
         #expect(try mixed.status().workers.allSatisfy { $0.itemsDone > 0 })
 
-        let remote = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: items)
-        try remote.addWorker(id: "r1", arguments: ["--storage", "remote"])
-        try remote.addWorker(id: "r2", arguments: ["--storage", "remote"])
-        try #require(remote.waitForWorkers(2))
-        #expect(try run("out-remote", on: remote).relayed == total)
+        // Default items (the files' items of 1 MiB and more are read with O_DIRECT), and small
+        // ones read through the page cache (--buffered-reads): the same bytes.
+        for (name, arguments) in [("out-remote", [String]()), ("out-remote-buffered", items + ["--buffered-reads"])] {
+            let remote = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: arguments)
+            try remote.addWorker(id: "r1", arguments: ["--storage", "remote"])
+            try remote.addWorker(id: "r2", arguments: ["--storage", "remote"])
+            try #require(remote.waitForWorkers(2))
+            #expect(try run(name, on: remote).relayed == total)
+        }
     }
 
     @Test("a coordinator restarted without a journal under a following submit: the client sees its job is gone and exits 1")
