@@ -131,8 +131,7 @@ public final class AtomicOutputFile: Sendable {
             case .drain(let drained): (range, wait) = (drained, 1)
             }
             guard let offset = Int64(exactly: range.lowerBound), let length = Int64(exactly: range.count) else { return }
-            var rc: Int32
-            repeat { rc = squeeze_sync_file_range(fd, offset, length, wait) } while rc != 0 && errno == EINTR
+            let rc = FileDescriptorIO.retryingEINTR { squeeze_sync_file_range(fd, offset, length, wait) }
             if rc != 0 {
                 if [EINVAL, ENOSYS, EOPNOTSUPP, ESPIPE].contains(errno) {
                     writeBehind.withLockedValue { $0 = nil }

@@ -25,8 +25,9 @@ public enum SourceReader {
     }
 
     /// Reads `range` of the file at `path` into `buffer`, which must be exactly the range's
-    /// length, with one `pread` (more only after a short read), checking the file against
-    /// `expected` before and after as `read` does. With `direct`, the whole pages of a read
+    /// length, with one `pread` (more only after a short read, or for the partial last page
+    /// of a direct read), checking the file against `expected` before and after as `read`
+    /// does. With `direct`, the whole pages of a read
     /// that `DirectReadSpan` admits bypass the page cache (`O_DIRECT`); where the file system
     /// refuses that, they are read through it as usual. On failure the buffer's contents are
     /// unspecified.
