@@ -20,8 +20,7 @@ struct DirectReadTests {
 
     @Test("a direct read gives the bytes a buffered one does, with a partial last page, and leaves the page cache alone")
     func directRead() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-direct-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/source.bin"
         var generator = SystemRandomNumberGenerator()
@@ -64,8 +63,7 @@ struct DirectReadTests {
 
     @Test("a direct read of a file that changed since the scan fails as a buffered one does")
     func changedFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-direct-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/source.bin"
         let size = DirectReadSpan.minimumBytes * 2
@@ -77,5 +75,11 @@ struct DirectReadTests {
         #expect { try SourceReader.read(BytePath(path), expected: stamp, range: 0..<UInt64(size), into: buffer, direct: true) } throws: { error in
             "\(error)".contains("shrank")
         }
+    }
+
+    private static func temporaryFolder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-direct-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 }
