@@ -198,7 +198,9 @@ cluster() {
     local first_out=${out_root:-$work}/warm-$slot
     "$bin" submit "$source" -o "$first_out" --coordinator "$clients" --level "$level" > /dev/null 2> "$work/submit.err" \
       || { echo "bench: the untimed first job failed:" >&2; tail -5 "$work/submit.err" >&2; exit 1; }
-    # In memory (/dev/shm), the first job's output would crowd the timed one's.
+    # In memory (/dev/shm), the first job's output would crowd the timed one's. Removed here,
+    # its pages are free for the timed job, which so writes into recently used pages: on this
+    # project's VMs cheaper than the fresh ones a first job gets (see warm() above).
     [[ -n $out_root ]] && rm -rf "$first_out"
   fi
   warm "$corpus"
