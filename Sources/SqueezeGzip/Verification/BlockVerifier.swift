@@ -13,11 +13,16 @@ import CZlib
 ///   byte in the member, decodes as it did on its own;
 /// - a file's last block must end the stream (its final block) on its last byte.
 ///
+/// A block of stored deflate blocks alone (level 0) that passes all this is read directly
+/// (`StoredBlockRun`) instead of copied out by zlib; whatever that reading does not take goes
+/// to zlib.
+///
 /// Not thread-safe: one per thread. The output buffer is reused, grown to the largest block.
 public final class BlockVerifier {
     private let owner: ZlibStream
     private var stream: UnsafeMutablePointer<z_stream> { owner.pointer }
     private var output: [UInt8] = []
+    private let readsStoredBlocks: Bool
 
     /// Largest dictionary a block may have.
     public static let maxDictionary = 32 << 10
@@ -36,7 +41,14 @@ public final class BlockVerifier {
     /// A verifier with its own raw inflate stream, its 32 KiB window already allocated so no
     /// check can fail for want of memory and be blamed on the block.
     /// - Throws: `ZlibError` when zlib cannot set the stream up.
-    public init() throws {
+    public convenience init() throws {
+        try self.init(readsStoredBlocks: true)
+    }
+
+    /// A verifier that, with `readsStoredBlocks` false, gives every block to zlib: what tests
+    /// compare the stored-block reading against.
+    init(readsStoredBlocks: Bool) throws {
+        self.readsStoredBlocks = readsStoredBlocks
         owner = try ZlibStream(inflateWindowBits: -15)
         // Setting a dictionary allocates the window, which inflateReset keeps.
         var byte: UInt8 = 0
@@ -80,6 +92,7 @@ public final class BlockVerifier {
             guard rawLength == 0 else { throw BlockDefect("decodes to 0 bytes, \(rawLength) planned") }
             return 0
         }
+        if readsStoredBlocks, let crc = StoredBlockRun.checksum(deflate, rawLength: rawLength, isLast: isLast) { return crc }
         // One spare byte, so output beyond the plan shows as a longer result, not a stop.
         if output.count < rawLength + 1 { output = [UInt8](repeating: 0, count: rawLength + 1) }
         try start(with: dictionary)
