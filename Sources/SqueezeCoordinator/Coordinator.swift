@@ -142,7 +142,7 @@ public actor Coordinator {
                 ] + (curve?.options ?? []),
                 bind: workerEndpoints,
                 handshakeFailures: curve?.handshakeFailures,
-                tickInterval: Self.tickInterval))
+                tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval)))
             do {
                 clientEndpoint = clientEndpoints.isEmpty ? nil
                     : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
@@ -1477,11 +1477,6 @@ public actor Coordinator {
     func sendVerify(_ request: VerifyRequest, to peer: [UInt8]) {
         send(.verify(request), to: peer)
     }
-
-    /// How often the workers' endpoint ticks (every one to one and a half of it, riding with
-    /// messages when they flow): held checks, flushes and progress are at most that late;
-    /// heartbeats and deadlines are judged on the ticks.
-    static let tickInterval = Duration.milliseconds(100)
 
     private func tick() {
         let now = ContinuousClock.now
