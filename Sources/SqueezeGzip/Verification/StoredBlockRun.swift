@@ -12,10 +12,10 @@ enum StoredBlockRun {
     /// LEN and its ones' complement NLEN, little-endian.
     private static let headerLength = 5
 
-    /// The CRC-32 of what `deflate` decodes to, when it is only stored blocks that decode to
-    /// exactly `rawLength` bytes and end as a block in the middle of a member (every block
-    /// non-final) or at its end (`isLast`: its final block ends on the last byte) must;
-    /// nil otherwise, with nothing decided.
+    /// The CRC-32 of what `deflate` decodes to, when it is stored blocks only, they decode to
+    /// exactly `rawLength` bytes, and they end as `isLast` requires: with a final block on the
+    /// last byte for a file's last block, with no final block otherwise. Nil in every other
+    /// case, which decides nothing: the caller asks zlib.
     static func checksum(_ deflate: UnsafeRawBufferPointer, rawLength: Int, isLast: Bool) -> UInt32? {
         var position = 0
         var produced = 0
@@ -30,7 +30,7 @@ enum StoredBlockRun {
             let complement = Int(deflate[position + 3]) | Int(deflate[position + 4]) << 8
             guard length ^ 0xFFFF == complement else { return nil }
             position += headerLength
-            // Both at most the buffer's length, so neither sum can overflow.
+            // Checked against what is left, so neither sum below can overflow.
             guard deflate.count - position >= length, rawLength - produced >= length else { return nil }
             crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: deflate[position..<(position + length)]), seed: crc)
             position += length
