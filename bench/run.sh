@@ -70,9 +70,10 @@ results=$work/results.tsv
 : > "$results"
 pids=()
 extra_cleanup=""
+floor_copy=""
 cleanup() {
   for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-  rm -rf "$work" ${extra_cleanup:+"$extra_cleanup"}
+  rm -rf "$work" ${extra_cleanup:+"$extra_cleanup"} ${floor_copy:+"$floor_copy"}
 }
 trap cleanup EXIT
 
@@ -296,7 +297,20 @@ for run in $(seq "$runs"); do
   # --- routing ceiling: level 0, so what is measured is the coordinator and the transport ---
   shm=""
   [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( $(du -sk "$mixed" | cut -f1) * 2 )) ]] && shm=/dev/shm
+  # The floor under the shared ceiling's first job: one writer copying the same file into
+  # /dev/shm pages in the state the job gets them. The workers write one output file, and
+  # every write to a file holds its inode lock, so they take turns and cannot write faster
+  # than this. The copy is kept until the job is done, so the job gets pages of its own, not
+  # the ones the copy freed (pages freed moments ago cost this VM less than ones not used
+  # lately; see warm() above).
+  floor_copy=""
+  if [[ -n $shm ]]; then
+    next_out; floor_copy=$shm/squeeze-bench-floor-$slot
+    timed "routing ceiling floor: cp of the file into /dev/shm (one writer)" file "$floor_copy" -- cp "$cat_file" "$floor_copy"
+  fi
   cluster "routing ceiling, shared storage (cluster, --level 0)" file "$cat_dir" 0 shared "$shm"
+  [[ -n $floor_copy ]] && rm -f "$floor_copy"
+  floor_copy=""
   cluster "routing ceiling, remote (cluster, --level 0)" file "$cat_dir" 0 remote "$shm"
   # The ceiling as a long-running coordinator routes, and without the result check (which at
   # level 0 is most of the workers' work: each verifier reads the source and the output again).
@@ -561,6 +575,7 @@ Produced by \`make bench\` (\`bench/run.sh${quick:+ --quick}\`) on $(date -u +%Y
 - The \`file\` rows compress \`mixed.cat\` as one file, at level 6 (the default) and level 1, each against gzip and \`pigz -p 2\` at the same level: the engine's headline. Elsewhere level 6 throughout except the routing-ceiling rows. MB/s is input bytes over wall time. \"vs pigz\" is pigz's time over the tool's (above 1 is faster than pigz): on the mixed corpus against \`pigz -6 -p 2\` on \`mixed.cat\`, on the small tree against \`pigz -r\`. Sizes are compared with per-file \`gzip -6\` (what xargs-gzip writes), the same shape of output as squeeze's.
 - Every row reads its input from memory: it is read once, untimed, right before the row (this machine's host drops page cache left unused for a minute). In remote mode the coordinator reads the blocks of big files with O_DIRECT, so those reads come from the disk, cached or not (\`--buffered-reads\` would read them from memory, at a copy's CPU).
 - The cluster rows time \`squeeze submit\` on a running coordinator with two single-slot workers over TCP loopback; peak RSS is VmHWM of each process.
+- The routing-ceiling rows compress at level 0 into memory (/dev/shm), so what they measure is routing, not the engine or the disk. On this VM a page of memory not used lately costs a host fault when it is first written, so a fresh cluster's first job writes its output much slower than a job that reuses pages freed moments ago (the \`second job\` row). The \`floor\` row is one \`cp\` of the same file into /dev/shm, right before the first job and into pages in the same state: the workers write one output file and take turns on its inode lock, so that job cannot write much faster than this copy.
 
 $table
 
