@@ -299,8 +299,8 @@ for run in $(seq "$runs"); do
   [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( $(du -sk "$mixed" | cut -f1) * 2 )) ]] && shm=/dev/shm
   # The floor under the shared ceiling's first job: one writer copying the same file into
   # /dev/shm pages in the state the job gets them. The workers write one output file, and
-  # every write to a file holds its inode lock, so they take turns and cannot write faster
-  # than this. The copy is kept until the job is done, so the job gets pages of its own, not
+  # every write to a file holds its inode lock, so they take turns and cannot write much
+  # faster than this (the copy also reads the file, which the workers do beside it). The copy is kept until the job is done, so the job gets pages of its own, not
   # the ones the copy freed (pages freed moments ago cost this VM less than ones not used
   # lately; see warm() above).
   floor_copy=""
