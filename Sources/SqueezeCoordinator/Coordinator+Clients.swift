@@ -172,7 +172,7 @@ extension Coordinator {
     private func follows(_ job: UInt64, _ peer: [UInt8]) -> Bool {
         guard let record = jobs[job] else { return false }
         // A cancelled job is still followed until its `finished`, which waits for its writers.
-        return (record.state == .running || discardsPending[job] != nil) && (record.owner == peer || record.watchers.contains(peer))
+        return record.phase.isFollowed && (record.owner == peer || record.watchers.contains(peer))
     }
 
     private func clientHeard(_ peer: [UInt8]) {

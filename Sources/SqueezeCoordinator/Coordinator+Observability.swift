@@ -7,8 +7,8 @@ extension Coordinator {
     /// Sets the gauges from the current state (every tick: a handful of atomic stores).
     func updateGauges() {
         metrics.workers.record(workers.count)
-        metrics.workerSlots.record(workers.values.reduce(0) { $0 + $1.hello.slots })
-        metrics.quarantinedWorkers.record(workers.keys.filter {
+        metrics.workerSlots.record(workers.slots)
+        metrics.quarantinedWorkers.record(workers.peers.filter {
             verification.quarantine.isQuarantined(verification.identity(of: $0))
         }.count)
         metrics.itemsInFlight.record(scheduler.itemsInFlight)
@@ -41,7 +41,7 @@ extension Coordinator {
     }
 
     private func sendTimings(_ on: Bool) {
-        for peer in workers.keys { send(.timings(on), to: peer) }
+        for peer in workers.peers { send(.timings(on), to: peer) }
     }
 
     /// Records that `assignment` went out, carrying `blocks` blocks of `bytes` bytes.

@@ -86,7 +86,7 @@ extension Coordinator {
     /// `error` naming the id, and counted; it may try again once the first has left. The same
     /// connection announcing itself again is a re-registration, not a clash.
     func admitWorkerID(_ hello: WorkerHello, from peer: [UInt8]) -> Bool {
-        guard let holder = workers.values.first(where: { $0.hello.workerID == hello.workerID && $0.routingID != peer }) else { return true }
+        guard let holder = workers.holder(of: hello, otherThan: peer) else { return true }
         countMalformed(ProtocolError.malformed("workerID \(hello.workerID.debugDescription) is already registered by another connection"), from: peer)
         send(.error(ErrorReply(message: "worker id \(hello.workerID.debugDescription) is already in use by a live worker (host \(holder.hello.host.debugDescription)); choose another --id")), to: peer)
         return false

@@ -138,7 +138,7 @@ extension Coordinator {
 
     /// The workers as the verifier choice sees them: able to verify when they announced `capability`.
     func verifierCandidates(job: UInt64, capability: String = WorkerHello.verifyCapability) -> [VerifierCandidate] {
-        workers.values.map { worker in
+        workers.all.map { worker in
             VerifierCandidate(
                 id: worker.routingID, canVerify: worker.hello.capabilities?.contains(capability) == true,
                 quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)),

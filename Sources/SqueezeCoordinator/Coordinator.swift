@@ -34,7 +34,8 @@ public actor Coordinator {
     private var journalSink: AsyncStream<JournalCommand>.Continuation?
     /// Writer partitions sent a command since the last tick's flush.
     private var writersToFlush: Set<Int> = []
-    var workers: [[UInt8]: WorkerRecord] = [:]
+    /// The registered workers: liveness, throughput, and how each gets at each job's files.
+    var workers: WorkerRoster
     var jobs: [UInt64: JobRecord] = [:]
     var jobOrder: [UInt64] = []
     /// Who gets which item: credit, windows, requeues, deadlines and which answers count.
@@ -45,7 +46,6 @@ public actor Coordinator {
     var finishedJobs: [JobStatus] { finished }
     /// How recently ended jobs ended, for a client that attaches after the fact (newest first).
     var endedJobs: [(accepted: JobAccepted, summary: JobSummary)] = []
-    private var lastHeartbeat = ContinuousClock.now
     private var stopping = false
     /// Set by `shutdown()` from any thread (a signal handler's callback, for one).
     private let shutdownFlag = Atomic<Bool>(false)
@@ -56,9 +56,6 @@ public actor Coordinator {
     var clientsHeard: [[UInt8]: ContinuousClock.Instant] = [:]
     /// Submissions being served to clients; shutdown waits for their final events to leave.
     var openSubmissions = 0
-    /// Cancelled jobs not yet reported `finished`: how many writer partitions have still to
-    /// remove their temporaries.
-    var discardsPending: [UInt64: Int] = [:]
     /// Malformed or unexpected messages received and dropped.
     public private(set) var malformedMessages = 0 {
         didSet { metrics.malformedMessages.increment(by: max(0, malformedMessages - oldValue)) }
@@ -97,6 +94,7 @@ public actor Coordinator {
         // Idle read buffers kept for reuse: four of the largest items; a larger relay budget
         // is for bursts, not for memory held while idle.
         readBuffers = FrameBufferPool(keepingBytes: min(configuration.relayBudgetBytes, RelayBudget.floor))
+        workers = WorkerRoster(heartbeatInterval: configuration.heartbeatInterval, liveness: configuration.liveness)
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10),
                               relayBudget: UInt64(configuration.relayBudgetBytes))
         verification.audit = VerifierAudit(interval: configuration.auditInterval)
@@ -453,7 +451,7 @@ public actor Coordinator {
         }
         let setting = try Self.setting(for: request)
         if !workers.isEmpty, !scheduler.canRun(setting.engine) {
-            throw CoordinatorError("no worker can compress with \(setting.engine.rawValue): the workers have \(engineSummary())")
+            throw CoordinatorError("no worker can compress with \(setting.engine.rawValue): the workers have \(workers.engineSummary)")
         }
         let root = configuration.root
         let journal = configuration.journal
@@ -565,7 +563,7 @@ public actor Coordinator {
         let window = self.window(for: job)
         jobs[id] = job
         scheduler.addItems(id, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
-        for peer in workers.keys { assignStorage(worker: peer, job: id) }
+        for peer in workers.peers { assignStorage(worker: peer, job: id) }
         checkFinished(id)
         pump()
         continueScan(id)
@@ -575,10 +573,7 @@ public actor Coordinator {
     /// Dispatch may run this many items ahead of the oldest unwritten one (`DispatchWindow`):
     /// every worker stays busy; what waits in memory is the relay budget's concern.
     private func window(for job: JobRecord) -> Int {
-        // Slots are 1…1024 each (checked at `workerReady`), so the sum cannot overflow; the
-        // credit per slot is the scheduler's.
-        let slots = workers.values.reduce(0) { $0 + $1.hello.slots }
-        return DispatchWindow().items(largestItem: job.largestItem, credit: slots * creditPerSlot)
+        DispatchWindow().items(largestItem: job.largestItem, credit: workers.slots * creditPerSlot)
     }
 
     /// Items each worker slot may hold, as the scheduler counts them.
@@ -680,60 +675,46 @@ public actor Coordinator {
         }
     }
 
-    /// The engines of the connected workers, for messages: "isal, libdeflate, zlib".
-    private func engineSummary() -> String {
-        let engines = workers.values.reduce(into: Set<CompressionEngine>()) { $0.formUnion($1.engines) }
-        return engines.isEmpty ? "none" : engines.map(\.rawValue).sorted().joined(separator: ", ")
-    }
-
     /// Cancels a running job: its items are dropped everywhere and its temporaries removed. It
     /// ends as `state`: cancelled, or failed when it cannot go on (its journal failed).
     public func cancel(job id: UInt64, reason: String = "cancelled", as state: JobState = .cancelled) {
-        guard var job = jobs[id], job.state == .running else { return }
-        job.state = state
-        job.message = reason
-        jobs[id] = job
-        dropInFlight(of: id)
-        // `finished` waits until every writer has removed the job's temporaries: whoever sees
-        // the job end (a client, `compress` about to exit) must not find one left behind.
-        if writerSinks.isEmpty {
-            removeWorkspace(of: id)
-        } else {
-            discardsPending[id] = writerSinks.count
-            for sink in writerSinks { sink.yield(.discardJob(id)) }
-        }
+        guard jobs[id]?.phase.isRunning == true else { return }
+        jobs[id]?.message = reason
+        perform(jobs[id]?.phase.cancel(as: state, writers: writerSinks.count) ?? [], job: id)
         pump()
     }
 
-    /// A writer partition has removed the temporaries of job `id`; after the last one, a
-    /// cancelled job is reported `finished`.
-    private func discarded(_ id: UInt64) {
-        guard let remaining = discardsPending[id] else { return }  // `stop` already ended it
-        if remaining > 1 {
-            discardsPending[id] = remaining - 1
-        } else {
-            discardsPending.removeValue(forKey: id)
-            removeWorkspace(of: id)
+    /// Carries out what a change of job `id`'s phase asks for.
+    private func perform(_ actions: [JobPhaseAction], job id: UInt64) {
+        for action in actions {
+            switch action {
+            case .dropInFlight: dropInFlight(of: id)
+            case .discardInWriters: for sink in writerSinks { sink.yield(.discardJob(id)) }
+            case .removeWorkspace: removeWorkspace(of: id)
+            case .finish: finish(id)
+            }
         }
     }
 
-    /// Ends a job whose writers are done with it: its workspace goes first (on a writer, after
-    /// the commands before it), then the job is reported finished.
+    /// A writer partition has removed the temporaries of job `id`.
+    private func discarded(_ id: UInt64) {
+        perform(jobs[id]?.phase.writerDiscarded() ?? [], job: id)
+    }
+
+    /// Has a writer remove job `id`'s workspace, after the commands before it.
     private func removeWorkspace(of id: UInt64) {
         guard let job = jobs[id] else { return }
         guard let sink = writerSinks.first else {
             // No writers run (the coordinator is not running): nothing else uses the folder.
             job.workspace.remove()
-            jobs[id]?.workspaceRemoved = true
-            finish(id)
+            workspaceRemoved(id)
             return
         }
         sink.yield(.removeWorkspace(id, job.workspace))
     }
 
     private func workspaceRemoved(_ id: UInt64) {
-        jobs[id]?.workspaceRemoved = true
-        finish(id)
+        perform(jobs[id]?.phase.workspaceRemoved() ?? [], job: id)
     }
 
     /// Ends job `id`'s dispatch and tells the workers holding its items to drop them.
@@ -749,7 +730,7 @@ public actor Coordinator {
     /// Workers and jobs, for `status`.
     public func status() -> ClusterStatus {
         let now = ContinuousClock.now
-        let workerList = workers.values.map { worker in
+        let workerList = workers.all.map { worker in
             WorkerStatus(
                 workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
                 busy: scheduler.busy(worker.routingID), megabytesPerSecond: worker.megabytesPerSecond(now: now),
@@ -792,11 +773,10 @@ public actor Coordinator {
         jobOrder.removeAll { $0 == id }
         dropInFlight(of: id)
         verification.forget(job: id)
-        if !job.workspaceRemoved { leftWorkspaces.append(job.workspace) }
-        for peer in workers.keys { workers[peer]?.jobStorage.removeValue(forKey: id) }
+        if case .ended(_, workspaceRemoved: false) = job.phase { leftWorkspaces.append(job.workspace) }
+        workers.forget(job: id)
         let now = ContinuousClock.now
-        var final = job
-        if final.state == .running { final.state = .completed }
+        let final = job
         let summary = final.summary(now: now)
         metrics.jobsEnded[final.state]?.increment()
         if let chunk = endTrace(of: id) { final.sink.yield(.trace(chunk)) }
@@ -812,26 +792,18 @@ public actor Coordinator {
         updateGauges()
     }
 
-    private func checkFinished(_ id: UInt64) {
-        guard jobs[id]?.state == .running, jobs[id]?.allFilesFinished == true else { return }
+    private func checkFinished(_ id: UInt64, now: ContinuousClock.Instant = .now) {
+        guard let job = jobs[id], job.phase.isRunning, job.allFilesFinished else { return }
         // Every output is published or failed; late answers are dropped from here on.
-        jobs[id]?.state = .completed
-        jobs[id]?.freeingSince = .now
-        dropInFlight(of: id)
-        removeWorkspaceOnceFreed(id)
+        perform(jobs[id]?.phase.complete(at: now, outstanding: !job.freeing.isEmpty) ?? [], job: id)
     }
 
-    /// Removes a completed job's workspace once no discard is outstanding: workers unlink
-    /// the stitched files' pieces, so the coordinator finds little left to remove.
+    /// Removes a completed job's workspace once no discard is outstanding (or their grace is
+    /// over): workers unlink the stitched files' pieces, so the coordinator finds little left.
     private func removeWorkspaceOnceFreed(_ id: UInt64, now: ContinuousClock.Instant = .now) {
-        guard let job = jobs[id], job.state == .completed, !job.workspaceRemoved, let since = job.freeingSince else { return }
-        guard job.freeing.isEmpty || now - since > Self.freeingGrace else { return }
-        jobs[id]?.freeingSince = nil  // once
-        removeWorkspace(of: id)
+        guard let job = jobs[id], case .completing = job.phase else { return }
+        perform(jobs[id]?.phase.discardsAnswered(outstanding: !job.freeing.isEmpty, at: now) ?? [], job: id)
     }
-
-    /// How long a finished job waits for its discards before removing its workspace anyway.
-    static let freeingGrace = Duration.seconds(10)
 
     /// A worker answered a discard (or is gone: `all` forgets every discard it was sent).
     private func freed(job id: UInt64, by peer: [UInt8], all: Bool = false) {
@@ -848,19 +820,11 @@ public actor Coordinator {
         stopping = true
         shutdownFlag.store(true, ordering: .relaxed)  // also ends a scan in progress
         for id in jobOrder {
-            guard var job = jobs[id] else { continue }
             // A cancelled job still waiting for its writers ends now, as cancelled; the
             // writers drain their commands (its discard among them) before `run` returns.
-            if job.state == .running {
-                job.state = .failed
-                job.message = reason
-                jobs[id] = job
-                dropInFlight(of: id)
-                for sink in writerSinks { sink.yield(.discardJob(id)) }
-            }
-            finish(id)
+            if jobs[id]?.phase.isRunning == true { jobs[id]?.message = reason }
+            perform(jobs[id]?.phase.stop() ?? [], job: id)
         }
-        discardsPending.removeAll()
         dispatchSink?.finish()
         scanSink?.finish()
         verifySink?.finish()
@@ -874,18 +838,17 @@ public actor Coordinator {
         let now = ContinuousClock.now
         switch message {
         case .workerReady(let hello):
-            if workers[peer] != nil { requeue(worker: peer) }
+            if workers[peer] != nil { requeue(worker: peer, now: now) }
             // Checked before any arithmetic (slots times credit per slot must not overflow) and
             // before its names reach a log line.
             if let defect = hello.defect {
                 countMalformed(ProtocolError.malformed(defect), from: peer)
-                workers.removeValue(forKey: peer)
+                workers.remove(peer)
                 send(.error(ErrorReply(message: "workerReady refused: \(defect)")), to: peer)
                 return
             }
             guard admitWorkerID(hello, from: peer) else { return }
-            let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now, lastSent: now)
-            workers[peer] = record
+            let record = workers.register(peer, hello: hello, at: now)
             scheduler.addWorker(peer, credit: hello.slots * creditPerSlot, relayCredit: hello.slots * Self.relayCreditPerSlot,
                                 engines: record.engines)
             // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
@@ -902,32 +865,26 @@ public actor Coordinator {
             pump()
             updateGauges()
         case .heartbeat:
-            if workers[peer] != nil {
-                workers[peer]?.lastHeard = now
-            } else {
-                send(.unknownPeer, to: peer)
-            }
+            if !workers.heard(peer, at: now) { send(.unknownPeer, to: peer) }
         case .result(let result):
-            workers[peer]?.lastHeard = now
-            if accept(result, from: peer) { credit(peer, bytes: result.blocks.reduce(0) { $0 + $1.rawLength }, now: now) }
+            workers.heard(peer, at: now)
+            if accept(result, from: peer) { workers.credit(peer, bytes: result.blocks.reduce(0) { $0 + $1.rawLength }, at: now) }
             pump()
             sendChecksLeft(for: peer)
         case .resultRef(let result):
-            workers[peer]?.lastHeard = now
-            if accept(result, from: peer) { credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, now: now) }
+            workers.heard(peer, at: now)
+            if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
             pump()
             sendChecksLeft(for: peer)
         case .stitched(let result):
-            workers[peer]?.lastHeard = now
+            workers.heard(peer, at: now)
             stitched(result, from: peer)
         case .verified(let report):
-            workers[peer]?.lastHeard = now
+            workers.heard(peer, at: now)
             verified(report, from: peer)
         case .probeReply(let reply):
-            guard var worker = workers[peer] else { return }
-            worker.lastHeard = now
-            if case .probing = worker.jobStorage[reply.jobID] {
-                worker.jobStorage[reply.jobID] = reply.shared ? .shared : .remote
+            guard workers.heard(peer, at: now), let worker = workers[peer] else { return }
+            if workers.probeAnswered(by: peer, job: reply.jobID, shared: reply.shared) {
                 scheduler.setReadsItself(reply.jobID, on: peer, reply.shared)
                 scheduler.resume(reply.jobID, on: peer)
                 logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
@@ -935,11 +892,10 @@ public actor Coordinator {
                     "reason": "\(String((reply.reason ?? "-").prefix(200)).debugDescription)",
                 ])
             }
-            workers[peer] = worker
             pump()
         case .itemFailed(let failure):
             let key = ItemKey(job: failure.jobID, item: failure.itemID)
-            workers[peer]?.lastHeard = now
+            workers.heard(peer, at: now)
             // Only the worker holding the item can fail it, and then it is tried elsewhere.
             switch scheduler.verdict(key, from: peer) {
             case .accepted:
@@ -957,7 +913,7 @@ public actor Coordinator {
             freed(job: job, by: peer)
         case .timing(let timing):
             guard let worker = workers[peer] else { return }
-            workers[peer]?.lastHeard = now
+            workers.heard(peer, at: now)
             if let defect = timing.defect(slots: worker.hello.slots) {
                 countMalformed(ProtocolError.malformed("timing: \(defect)"), from: peer)
                 return
@@ -968,29 +924,16 @@ public actor Coordinator {
                 traces[timing.jobID]?.timing(timing, from: peer, offset: offset, receivedAt: received)
             }
         case .clock(let micros):
-            guard workers[peer] != nil else { return }
-            workers[peer]?.lastHeard = now
+            guard workers.heard(peer, at: now) else { return }
             clocks.sample(peer, sent: micros, received: MonotonicClock.micros())
         case .goodbye:
             if let worker = workers[peer] {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
-                requeue(worker: peer)
-                workers.removeValue(forKey: peer)
-                verifierLeft(peer, now: now)
-                pump()
+                workerGone(peer, now: now)
             }
         default:
             countMalformed(ProtocolError.malformed("unexpected \(message.type) on the worker endpoint"), from: peer)
         }
-    }
-
-    /// Counts an accepted item for `status`: items done and recent throughput.
-    private func credit(_ peer: [UInt8], bytes: Int, now: ContinuousClock.Instant) {
-        guard var worker = workers[peer] else { return }
-        worker.itemsDone += 1
-        worker.recent.append((now, bytes))
-        worker.recent.removeAll { now - $0.0 > .seconds(5) }
-        workers[peer] = worker
     }
 
     /// Takes a result if it is the first one for its item, from the worker the item was sent
@@ -1262,7 +1205,7 @@ public actor Coordinator {
             guard isLast || bytes >= UInt64(configuration.stitchSegmentBytes) || next - first == Self.stitchSegmentPieces else { return }
             let header = header(of: file, in: job).encoded()
             if stitch == nil {
-                let candidates = workers.values.filter { worker in
+                let candidates = workers.all.filter { worker in
                     worker.isShared(for: key.job) && worker.routingID != excluded
                         && !verification.quarantine.isQuarantined(verification.identity(of: worker.routingID))
                 }
@@ -1432,9 +1375,9 @@ public actor Coordinator {
     }
 
     /// Puts back every item a worker held, to be sent again before new work.
-    private func requeue(worker peer: [UInt8]) {
+    private func requeue(worker peer: [UInt8], now: ContinuousClock.Instant) {
         guard let worker = workers[peer] else { return }
-        restartStitches(now: .now, leaving: peer)
+        restartStitches(now: now, leaving: peer)
         for id in jobOrder { freed(job: id, by: peer, all: true) }
         let held = scheduler.removeWorker(peer)
         metrics.itemsRequeued.increment(by: held.count)
@@ -1450,9 +1393,15 @@ public actor Coordinator {
     private func sendFailed(to peer: [UInt8], error: ZMQError) {
         guard let worker = workers[peer] else { return }
         logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
-        requeue(worker: peer)
-        workers.removeValue(forKey: peer)
-        verifierLeft(peer, now: .now)
+        workerGone(peer, now: .now)
+    }
+
+    /// A worker left, fell silent or cannot be reached: its items and stitches go elsewhere,
+    /// it is forgotten, and the checks it was to make are made by others.
+    private func workerGone(_ peer: [UInt8], now: ContinuousClock.Instant) {
+        requeue(worker: peer, now: now)
+        workers.remove(peer)
+        verifierLeft(peer, now: now)
         pump()
     }
 
@@ -1465,7 +1414,7 @@ public actor Coordinator {
 
     func send(_ message: WireMessage, to peer: [UInt8]) {
         endpoint?.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
-        workers[peer]?.lastSent = .now
+        workers.sent(peer, at: .now)
     }
 
     /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
@@ -1483,18 +1432,11 @@ public actor Coordinator {
         sendHeldChecks()
         // Any message is a sign of life: a worker sent something within the interval needs
         // no heartbeat, so a busy cluster exchanges none.
-        let quiet = workers.filter { now - $0.value.lastSent >= configuration.heartbeatInterval }.keys
-        for peer in quiet { send(.heartbeat, to: peer) }
-        if now - lastHeartbeat >= configuration.heartbeatInterval {
-            lastHeartbeat = now
-            let deadline = configuration.heartbeatInterval * configuration.liveness
-            for (peer, worker) in workers {
-                if now - worker.lastHeard > deadline {
-                    logger.warning("worker silent; declared dead", metadata: ["worker": "\(worker.hello.workerID)"])
-                    requeue(worker: peer)
-                    workers.removeValue(forKey: peer)
-                    verifierLeft(peer, now: now)
-                }
+        for peer in workers.quiet(at: now) { send(.heartbeat, to: peer) }
+        if workers.roundDue(at: now) {
+            for peer in workers.silent(at: now) {
+                logger.warning("worker silent; declared dead", metadata: ["worker": "\(workerName(peer))"])
+                workerGone(peer, now: now)
             }
             expireProbes(now: now)
             // Workers that left took their credit with them.
@@ -1561,46 +1503,31 @@ public actor Coordinator {
 
     /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
     /// remote when it says so, a probe when it is in `auto` mode.
-    private func assignStorage(worker peer: [UInt8], job id: UInt64) {
-        guard var worker = workers[peer], let job = jobs[id], worker.jobStorage[id] == nil else { return }
-        if job.archive != nil {
-            // An archive's blocks are ranges of a stream only the coordinator assembles.
-            worker.jobStorage[id] = .remote
-            workers[peer] = worker
+    private func assignStorage(worker peer: [UInt8], job id: UInt64, now: ContinuousClock.Instant = .now) {
+        guard let job = jobs[id], let start = workers.startStorage(
+            of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, at: now) else { return }
+        switch start {
+        case .archive:
             return
-        }
-        var probe: StorageProbe?
-        switch worker.storage {
         case .shared:
-            worker.jobStorage[id] = .shared
             scheduler.setReadsItself(id, on: peer, true)
         case .remote:
-            worker.jobStorage[id] = .remote
-        case .auto:
-            // The probe names a file of the job; until the scan finds one there is nothing to send.
-            guard job.probeSample != nil else { return }
-            worker.jobStorage[id] = .probing(.now)
+            break
+        case .probe:
             scheduler.pause(id, on: peer)
-            probe = job.probe()
+            send(.probe(job.probe()), to: peer)
         }
-        workers[peer] = worker
-        // Sent after the record is stored back: sending notes the time on it.
-        if let probe { send(.probe(probe), to: peer) }
         refreshWindow(id)
     }
 
     /// A worker that leaves a probe unanswered (a worker from before probes, a stuck file
     /// system) gets the job's items in messages.
     private func expireProbes(now: ContinuousClock.Instant) {
-        for (peer, worker) in workers {
-            for (job, storage) in worker.jobStorage {
-                guard case .probing(let since) = storage, now - since > JobStorage.probeTimeout else { continue }
-                workers[peer]?.jobStorage[job] = .remote
-                scheduler.resume(job, on: peer)
-                logger.warning("storage probe unanswered; sending the job's blocks in messages", metadata: [
-                    "worker": "\(worker.hello.workerID)", "job": "\(job)",
-                ])
-            }
+        for (peer, job) in workers.expireProbes(at: now) {
+            scheduler.resume(job, on: peer)
+            logger.warning("storage probe unanswered; sending the job's blocks in messages", metadata: [
+                "worker": "\(workerName(peer))", "job": "\(job)",
+            ])
         }
     }
 

@@ -52,7 +52,10 @@ struct JobRecord {
     /// What a worker in `auto` mode must prove it sees: the job's first file.
     var probeSample: ProbeSample?
 
-    var state = JobState.running
+    /// Where the job stands on its way to its end.
+    var phase = JobPhase.running
+    /// The state `status` and the summary report.
+    var state: JobState { phase.state }
     var message: String?
     /// The blocks the latest dispatch of an item carried: files that failed before it was
     /// read are left out, and its result must match this list, not the plan.
@@ -77,13 +80,9 @@ struct JobRecord {
     /// Multi-block files a writer joined or joins (for the summary).
     var filesJoinedByWriter = 0
     /// Discards sent and not yet answered, per worker. A finished job's workspace waits for
-    /// them (for `freeingGrace` at most): removing it first would make the coordinator free
-    /// the pieces' space itself.
+    /// them (for `JobPhase.discardGrace` at most): removing it first would make the
+    /// coordinator free the pieces' space itself.
     var freeing: [[UInt8]: Int] = [:]
-    /// Since when the finished job has been waiting for them; nil while it runs.
-    var freeingSince: ContinuousClock.Instant?
-    /// The workspace was removed (the job's end waits for it).
-    var workspaceRemoved = false
     var filesFinished = 0
     /// Files a resumed job found published before its restart and kept (among `filesFinished`).
     var filesKept = 0

@@ -35,9 +35,12 @@ struct WorkerRecord {
         return Set(names.prefix(CompressionEngine.allCases.count * 4).compactMap(CompressionEngine.init(rawValue:)))
     }
 
-    /// Uncompressed MB/s over the last five seconds.
+    /// How far back `recent` reaches.
+    static let throughputSpan = Duration.seconds(5)
+
+    /// Uncompressed MB/s over the last `throughputSpan`.
     func megabytesPerSecond(now: ContinuousClock.Instant) -> Double {
-        let bytes = recent.filter { now - $0.0 < .seconds(5) }.reduce(0) { $0 + $1.1 }
-        return Double(bytes) / 5 / 1_000_000
+        let bytes = recent.filter { now - $0.0 < Self.throughputSpan }.reduce(0) { $0 + $1.1 }
+        return Double(bytes) / Self.throughputSpan.seconds / 1_000_000
     }
 }

@@ -1,0 +1,65 @@
+/// How each worker gets at each job's files: decided per worker and job, by what the worker
+/// announced or by a probe.
+extension WorkerRoster {
+    /// What the coordinator does once a worker's way to a job's files is first decided.
+    enum StorageStart: Equatable, Sendable {
+        /// Its items travel in messages and nothing else changes (an archive job's blocks are
+        /// ranges of a stream only the coordinator assembles).
+        case archive
+        /// It reads and writes the files itself.
+        case shared
+        /// Its items travel in messages.
+        case remote
+        /// Its items wait while a probe finds out (`JobStorage.probeTimeout` at most).
+        case probe
+    }
+
+    /// Decides at `now` how `peer` gets at job `job`'s files, once: nil when that is decided
+    /// already, `peer` is unknown, or (a worker in `auto` mode) there is no file to probe yet.
+    mutating func startStorage(of peer: [UInt8], job: UInt64, archive: Bool, canProbe: Bool, at now: ContinuousClock.Instant) -> StorageStart? {
+        guard let worker = records[peer], worker.jobStorage[job] == nil else { return nil }
+        if archive {
+            self[peer]?.jobStorage[job] = .remote
+            return .archive
+        }
+        switch worker.storage {
+        case .shared:
+            self[peer]?.jobStorage[job] = .shared
+            return .shared
+        case .remote:
+            self[peer]?.jobStorage[job] = .remote
+            return .remote
+        case .auto:
+            guard canProbe else { return nil }
+            self[peer]?.jobStorage[job] = .probing(now)
+            return .probe
+        }
+    }
+
+    /// `peer` answered job `job`'s probe: it shares the files or not. Returns whether a probe
+    /// was waiting for that answer (any other answer changes nothing).
+    mutating func probeAnswered(by peer: [UInt8], job: UInt64, shared: Bool) -> Bool {
+        guard case .probing = records[peer]?.jobStorage[job] else { return false }
+        self[peer]?.jobStorage[job] = shared ? .shared : .remote
+        return true
+    }
+
+    /// Probes unanswered for `JobStorage.probeTimeout` at `now` (a worker from before probes, a
+    /// stuck file system): each worker gets that job's items in messages from here on.
+    mutating func expireProbes(at now: ContinuousClock.Instant) -> [(peer: [UInt8], job: UInt64)] {
+        var expired: [(peer: [UInt8], job: UInt64)] = []
+        for (peer, worker) in records {
+            for (job, storage) in worker.jobStorage {
+                guard case .probing(let since) = storage, now - since > JobStorage.probeTimeout else { continue }
+                self[peer]?.jobStorage[job] = .remote
+                expired.append((peer, job))
+            }
+        }
+        return expired.sorted { $0.peer == $1.peer ? $0.job < $1.job : $0.peer.lexicographicallyPrecedes($1.peer) }
+    }
+
+    /// Job `job` ended: no worker's way to its files matters any more.
+    mutating func forget(job: UInt64) {
+        for peer in records.keys { self[peer]?.jobStorage.removeValue(forKey: job) }
+    }
+}
