@@ -43,8 +43,11 @@ public final class Worker: Sendable {
     /// the cooperative pool, so a busy slot never holds up the coordinator's tasks in the same
     /// process (embedded mode) or this worker's own receiver and heartbeat.
     private let compressionPool: BlockingIOPool
-    /// A thread for storage probes and stitching, so neither waits behind a slot's compression.
+    /// A thread for stitching and discards, so neither waits behind a slot's compression.
     private let ioPool = BlockingIOPool(threads: 1, name: "squeeze-worker-io")
+    /// A thread for storage probes: a probe never waits behind a 64 MiB stitch segment, nor
+    /// holds up the messages that come after it.
+    private let probePool = BlockingIOPool(threads: 1, name: "squeeze-worker-probe")
     /// A thread for `verify` items, so a check (which holds another worker's output back)
     /// never waits behind this worker's own compression.
     private let verifyPool = BlockingIOPool(threads: 1, name: "squeeze-worker-verify")
@@ -69,8 +72,13 @@ public final class Worker: Sendable {
     deinit {
         compressionPool.shutdown()
         ioPool.shutdown()
+        probePool.shutdown()
         verifyPool.shutdown()
     }
+
+    /// Probes waiting for the probe thread; one more is refused at once (the coordinator then
+    /// sends that job's items in messages), so a flood of jobs cannot grow the queue.
+    static let probeQueueLimit = 256
 
     /// Items finished since start.
     public var itemsDone: Int { state.withLockedValue { $0.itemsDone } }
@@ -88,7 +96,8 @@ public final class Worker: Sendable {
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             if let health = configuration.healthEndpoint {
-                group.addTask { await self.serveHealth(on: health) }
+                let server = WorkerHealthServer(address: health, context: context, logger: logger) { self.healthReply() }
+                group.addTask { await server.run() }
             }
             await connectLoop()
             group.cancelAll()
@@ -156,9 +165,11 @@ public final class Worker: Sendable {
         let (queue, queueSink) = AsyncStream.makeStream(of: ReceivedTask.self)
         let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
         let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyRequest.self)
+        let (probes, probeSink) = AsyncStream.makeStream(of: StorageProbe.self, bufferingPolicy: .bufferingOldest(Self.probeQueueLimit))
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
-            group.addTask { await self.receive(from: endpoint, into: queueSink, storage: storageSink, verify: verifySink) }
+            group.addTask { await self.receive(from: endpoint, into: queueSink, storage: storageSink, probes: probeSink, verify: verifySink) }
             group.addTask { await self.runStorageTasks(storageTasks, replyingOn: endpoint) }
+            group.addTask { await self.runProbes(probes, replyingOn: endpoint) }
             group.addTask { await self.runVerifyItems(verifyItems, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
             for slot in 0..<configuration.slots {
@@ -179,6 +190,7 @@ public final class Worker: Sendable {
             }
             queueSink.finish()
             storageSink.finish()
+            probeSink.finish()
             metrics.connected.record(0)
             verifySink.finish()
             group.cancelAll()
@@ -190,7 +202,8 @@ public final class Worker: Sendable {
     }
 
     private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<ReceivedTask>.Continuation,
-        storage: AsyncStream<StorageTask>.Continuation, verify: AsyncStream<VerifyRequest>.Continuation
+        storage: AsyncStream<StorageTask>.Continuation, probes: AsyncStream<StorageProbe>.Continuation,
+        verify: AsyncStream<VerifyRequest>.Continuation
     ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
             guard case .message(let message) = event else {
@@ -221,15 +234,15 @@ public final class Worker: Sendable {
                 storage.yield(.discard(request))
             case .verify(let request) where configuration.verifies:
                 verify.yield(request)
-            case .probe(let probe):
-                let reply: ProbeReply
-                if configuration.storage == .remote {
-                    reply = ProbeReply(jobID: probe.jobID, shared: false, reason: "the worker runs with --storage remote")
-                } else {
-                    reply = (try? await ioPool.run { StorageCheck.answer(probe) })
-                        ?? ProbeReply(jobID: probe.jobID, shared: false, reason: "worker stopping")
-                }
+            case .probe(let probe) where configuration.storage == .remote:
+                let reply = ProbeReply(jobID: probe.jobID, shared: false, reason: "the worker runs with --storage remote")
                 endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
+            case .probe(let probe):
+                // Answered on the probe thread; the next message is read meanwhile.
+                if case .dropped = probes.yield(probe) {
+                    let reply = ProbeReply(jobID: probe.jobID, shared: false, reason: "more than \(Self.probeQueueLimit) probes waiting")
+                    endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
+                }
             case .cancelJob(let job):
                 state.withLockedValue { _ = $0.cancelledJobs.insert(job) }
             case .unknownPeer:
@@ -393,17 +406,18 @@ public final class Worker: Sendable {
     private func runStorageTasks(_ tasks: AsyncStream<StorageTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
         for await task in tasks {
             if state.withLockedValue({ $0.cancelledJobs.contains(task.jobID) }) { continue }
-            switch task {
-            case .stitch(let request):
-                let result = (try? await ioPool.run { Self.join(request) })
-                    ?? StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0, failure: "worker stopping")
-                endpoint.send(ZMQMessage(WireCodec.encode(.stitched(result))))
-            case .discard(let request):
-                // Best effort: what stays is removed with the workspace when the job ends. The
-                // answer lets the coordinator remove the workspace after this, not race it.
-                _ = try? await ioPool.run { Self.remove(request) }
-                endpoint.send(ZMQMessage(WireCodec.encode(.discarded(request.jobID))))
-            }
+            let answer = (try? await ioPool.run { task.perform() }) ?? task.stopped
+            endpoint.send(ZMQMessage(WireCodec.encode(answer)))
+        }
+        return nil
+    }
+
+    /// Answers storage probes one at a time on the probe thread.
+    private func runProbes(_ probes: AsyncStream<StorageProbe>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        for await probe in probes {
+            let reply = (try? await probePool.run { StorageCheck.answer(probe) })
+                ?? ProbeReply(jobID: probe.jobID, shared: false, reason: "worker stopping")
+            endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
         }
         return nil
     }
@@ -449,66 +463,10 @@ public final class Worker: Sendable {
         for report in reports { endpoint.send(ZMQMessage(WireCodec.encode(.verified(report)))) }
     }
 
-    /// Blocking: unlinks the pieces a discard names (paths built here from their numbers).
-    private static func remove(_ request: PieceDiscard) {
-        let workspace = BytePath(bytes: request.workspace)
-        for piece in request.pieces {
-            let path = JobWorkspace.piecePath(in: workspace, item: piece.item, attempt: piece.attempt, position: Int(piece.position))
-            _ = path.withCString { unlink($0) }
-        }
-    }
-
-    /// Blocking: writes a segment of a stitched member and reports where it ends, or why it
-    /// could not.
-    private static func join(_ request: StitchRequest) -> StitchResult {
-        let workspace = BytePath(bytes: request.workspace)
-        let pieces = request.pieces.map { piece in
-            (JobWorkspace.piecePath(in: workspace, item: piece.item, attempt: piece.attempt, position: Int(piece.position)), piece.length)
-        }
-        let stamp = FileStamp(size: 0, modifiedSeconds: request.modifiedSeconds, modifiedNanoseconds: request.modifiedNanoseconds,
-                              device: 0, inode: 0, permissions: request.permissions)
-        do {
-            let length = try PieceFile.stitch(
-                JobWorkspace.stitchPath(in: workspace, file: Int(request.file), attempt: request.attempt), offset: request.offset,
-                header: request.header, pieces: pieces, trailer: request.trailer, member: stamp, sync: request.syncResult)
-            return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: length)
-        } catch {
-            return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0,
-                                failure: (error as? FileSystemError)?.reason ?? "\(error)")
-        }
-    }
-
     // MARK: - Health
 
-    /// Answers `statusRequest` on a local ROUTER (`--health`) with this worker's status while
-    /// it is registered and hearing from the coordinator, and with `error` otherwise; for
-    /// container health checks (`squeeze health`).
-    private func serveHealth(on address: String) async {
-        let endpoint: ZMQEndpoint
-        do {
-            endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
-                name: "health", type: .router,
-                options: [.routerMandatory(true), .maxMessageSize(64 << 10), .sendHighWaterMark(1_000), .receiveHighWaterMark(1_000)],
-                bind: [address]))
-        } catch {
-            logger.error("cannot serve health checks: \(error)", metadata: ["health": "\(address)"])
-            return
-        }
-        for await event in endpoint.events {
-            guard case .message(let message) = event, message.frames.count >= 2 else { continue }
-            let peer = Array(message.frames[0])
-            guard let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
-            let reply: WireMessage
-            switch envelope.message {
-            case .statusRequest: reply = healthReply()
-            case .heartbeat: reply = .heartbeat
-            default: continue
-            }
-            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(reply, correlation: envelope.correlation)))
-        }
-        await endpoint.shutdown()
-    }
-
+    /// This worker's answer to a health check: its status while it is registered and hearing
+    /// from the coordinator, an `error` otherwise.
     private func healthReply() -> WireMessage {
         let snapshot = state.withLockedValue { $0 }
         let silent = ContinuousClock.now - snapshot.lastHeard

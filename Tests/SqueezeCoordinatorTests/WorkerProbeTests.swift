@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import NIOConcurrencyHelpers
+import SqueezeIO
+import SqueezeProtocol
+import SqueezeWorker
+import SqueezeZMQ
+import Testing
+
+/// A worker answers storage probes on a thread of their own: a probe that arrives while the
+/// worker joins a file's pieces (a 64 MiB segment can take a while on a network file system)
+/// is answered at once, not after the copy.
+@Suite("Worker: probes do not wait behind a stitch")
+struct WorkerProbeTests {
+    @Test("a probe is answered while a stitch is stuck opening its output")
+    func probeAnsweredDuringStitch() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UInt64.random(in: 1...UInt64.max))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let workspace = BytePath(folder)
+        try Data("token".utf8).write(to: URL(fileURLWithPath: workspace.appending(JobWorkspace.probeName).display))
+        // The stitch's output is a FIFO: opening it to write blocks the worker's I/O thread until
+        // this test opens it to read, which it does only after the probe's answer came.
+        let output = JobWorkspace.stitchPath(in: workspace, file: 0, attempt: 1)
+        #expect(output.withCString { mkfifo($0, 0o600) } == 0)
+
+        let context = try ZMQContext()
+        let coordinator = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+            name: "raw-coordinator", type: .router, bind: ["tcp://127.0.0.1:*"]))
+        let address = try #require(coordinator.boundEndpoints.first)
+        var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "prober")
+        configuration.storage = .auto
+        let worker = Worker(configuration: configuration, context: context)
+        let answers = NIOLockedValueBox<[String]>([])
+        let peer = NIOLockedValueBox<[UInt8]?>(nil)
+        var reader: Int32 = -1
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            group.addTask {
+                for await event in coordinator.events {
+                    guard case .message(let message) = event, message.frames.count >= 2,
+                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
+                    let from = Array(message.frames[0])
+                    switch envelope.message {
+                    case .workerReady:
+                        peer.withLockedValue { $0 = from }
+                        coordinator.send(ZMQMessage([ZMQFrame(from)] + WireCodec.encode(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 30)))))
+                    case .probeReply(let reply): answers.withLockedValue { $0.append("probe \(reply.shared)") }
+                    case .stitched(let result): answers.withLockedValue { $0.append("stitched \(result.failure ?? "ok")") }
+                    default: break
+                    }
+                }
+            }
+            guard await Self.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
+                Issue.record("the worker never registered")
+                group.cancelAll()
+                return
+            }
+            let stitch = StitchRequest(
+                jobID: 1, file: 0, attempt: 1, workspace: workspace.bytes, offset: 10, syncResult: false, permissions: 0o644,
+                modifiedSeconds: 0, modifiedNanoseconds: 0, header: [], trailer: [], pieces: [])
+            coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.stitch(stitch))))
+            coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.probe(
+                StorageProbe(jobID: 1, workspace: workspace.bytes, token: "token", sample: nil)))))
+            #expect(await Self.eventually { answers.withLockedValue { $0 } == ["probe true"] }, "\(answers.withLockedValue { $0 })")
+            // Unblock the stitch: it finishes, a segment after a header that ends at 10.
+            reader = output.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            #expect(reader >= 0)
+            #expect(await Self.eventually { answers.withLockedValue { $0 }.count == 2 })
+            #expect(answers.withLockedValue { $0 } == ["probe true", "stitched ok"])
+            group.cancelAll()
+        }
+        if reader >= 0 { close(reader) }
+        await coordinator.shutdown()
+    }
+
+    /// Polls `condition` every 10 ms for up to 10 s.
+    static func eventually(_ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+}
