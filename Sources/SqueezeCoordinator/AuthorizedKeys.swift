@@ -89,7 +89,7 @@ public final class AuthorizedKeys: Sendable {
     /// Counts a refusal and logs it, the first time for `subject` and then at most once per
     /// `refusalLogInterval`, so a peer retrying every second does not flood the log.
     private func refuse(_ subject: String, reason: String, metadata: Logger.Metadata) {
-        let now = ContinuousClock.now
+        let now = EventTime.current().instant
         let (total, log, suppressed) = state.withLockedValue { state -> (Int, Bool, Int) in
             state.refused += 1
             if let last = state.lastLogged[subject], now - last.at < Self.refusalLogInterval {
@@ -113,7 +113,7 @@ public final class AuthorizedKeys: Sendable {
     /// Runs on the ZAP handler's thread only, so two readings never overlap.
     private func refresh(force: Bool) {
         let stamp = Self.stamp(folder)
-        let now = ContinuousClock.now
+        let now = EventTime.current().instant
         let fresh = state.withLockedValue { state in
             state.stamp == stamp && state.readAt.map { now - $0 < Self.maxAge } == true
         }

@@ -22,9 +22,7 @@ struct JobRecord {
     let destination: BytePath
     let started: ContinuousClock.Instant
     /// When it was submitted, by the wall clock (for a resumed job: when it was first submitted).
-    var submittedAt = Date()
-    /// The job's events, to its submitter and to clients attached since.
-    var sink: JobEventSink
+    var submittedAt: Date
 
     /// The walk still to finish; nil once every file of the source is planned.
     var walker: DirectoryWalker?
@@ -96,7 +94,7 @@ struct JobRecord {
     var bytesRelayed: UInt64 = 0
     var skipped: [EntryNote] = []
     var failed: [EntryNote] = []
-    var lastProgress = ContinuousClock.now
+    var lastProgress: ContinuousClock.Instant
     var dirty = true
     /// The client following the job (its routing id on the client endpoint); nil when the
     /// job runs embedded or detached. Its silence cancels the job.
@@ -110,7 +108,7 @@ struct JobRecord {
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
         sourceRoot: BytePath, destination: BytePath, planner: Planner, workspace: JobWorkspace,
-        sink: AsyncStream<JobEvent>.Continuation
+        at now: ContinuousClock.Instant, submittedAt: Date
     ) {
         self.id = id
         self.request = request
@@ -121,8 +119,25 @@ struct JobRecord {
         self.destination = destination
         self.planner = planner
         self.workspace = workspace
-        self.sink = JobEventSink(sink)
-        started = .now
+        self.submittedAt = submittedAt
+        started = now
+        lastProgress = now
+    }
+
+    /// A job for `request`, prepared as `prepared` (its first batch not yet planned), with
+    /// what the request's checks decided.
+    init(
+        id: UInt64, request: JobRequest, setting: EngineSetting, prepared: PreparedJob, planner: Planner,
+        earlier: EarlierOutputs?, owner: [UInt8]?, at now: ContinuousClock.Instant, submittedAt: Date
+    ) {
+        self.init(
+            id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,
+            destinationDisplay: prepared.outputDisplay, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
+            planner: planner, workspace: prepared.workspace, at: now, submittedAt: submittedAt)
+        walker = prepared.walker
+        archive = prepared.archive
+        self.earlier = earlier
+        self.owner = owner
     }
 
     /// Whether the scan has planned every file of the source.

@@ -129,8 +129,8 @@ struct OutputWriter {
     /// I/O pool serves them all (a bundle of small files is one command).
     private mutating func adopt(_ members: [(spec: OutputSpec, piece: PieceBlock)]) async -> [Result<Progress, WriteFailure>] {
         guard !members.isEmpty else { return [] }
-        let began = ContinuousClock.now
-        defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.writeDuration) } }
+        let stopwatch = Stopwatch()
+        defer { stopwatch.record(in: metrics?.writeDuration) }
         let adopted: [Result<AtomicOutputFile, WriteFailure>]
         do {
             adopted = try await pool.run {
@@ -215,8 +215,8 @@ struct OutputWriter {
         }
         guard !steps.isEmpty else { return [] }
         let delay = delayPerBlock
-        let began = ContinuousClock.now
-        defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.writeDuration) } }
+        let stopwatch = Stopwatch()
+        defer { stopwatch.record(in: metrics?.writeDuration) }
         let toWrite = steps
         let results: [Result<AtomicOutputFile, WriteFailure>]
         do {
@@ -285,8 +285,8 @@ struct OutputWriter {
         let batch = sealed
         sealed.removeAll()
         let journal = journal
-        let began = ContinuousClock.now
-        defer { if let metrics { CoordinatorMetrics.record(.now - began, in: metrics.fsyncDuration) } }
+        let stopwatch = Stopwatch()
+        defer { stopwatch.record(in: metrics?.fsyncDuration) }
         let outcomes = try? await pool.run { () -> [Result<Progress, WriteFailure>] in
             var syncErrors: [UInt64: String] = [:]
             for device in Set(batch.map(\.file.device)) {

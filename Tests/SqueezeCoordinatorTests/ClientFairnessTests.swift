@@ -16,7 +16,7 @@ struct ClientFairnessTests {
         scheduler.addJob(100, items: 10, window: 10, engine: .zlib, client: clientB)
         scheduler.addWorker(worker, credit: 20, engines: Set(CompressionEngine.allCases))
         var made: [Assignment] = []
-        while let next = scheduler.nextAssignment() { made.append(next) }
+        while let next = scheduler.nextAssignment(now: t0) { made.append(next) }
         #expect(made.count == 20)
         let positions = made.indices.filter { made[$0].item.job == 100 }
         #expect(positions.first.map { $0 < 2 } == true, "B's first item at \(positions)")

@@ -18,7 +18,7 @@ struct ItemRetryTests {
         #expect(scheduler.wentWrong(item, on: a) == .retry)
         // A loops would send it straight back to `a` (the freest); it waits for `b` instead.
         #expect(drain(&scheduler) == [Assignment(worker: b, item: item)])
-        #expect(scheduler.complete(item, from: b) == .accepted)
+        #expect(scheduler.complete(item, from: b, now: t0) == .accepted)
     }
 
     @Test("a retry that no worker with credit may take does not hold back the job's other items")
@@ -35,7 +35,7 @@ struct ItemRetryTests {
         let next = drain(&scheduler)
         #expect(next.count == 1 && next[0].worker == b && next[0].item != onB)
         // Once `a` has credit, the retry goes there, ahead of new items.
-        #expect(scheduler.complete(first.first { $0.worker == a }!.item, from: a) == .accepted)
+        #expect(scheduler.complete(first.first { $0.worker == a }!.item, from: a, now: t0) == .accepted)
         #expect(drain(&scheduler) == [Assignment(worker: a, item: onB)])
     }
 
@@ -84,7 +84,7 @@ struct ItemRetryTests {
             #expect(scheduler.wentWrong(item, on: c) == .notHolder)
         }
         #expect(scheduler.busy(a) == 1)
-        #expect(scheduler.complete(item, from: a) == .accepted)
+        #expect(scheduler.complete(item, from: a, now: t0) == .accepted)
     }
 
     @Test("with a copy still out, the copy decides; the worker that went wrong is not sent the item again")

@@ -9,12 +9,12 @@ import Testing
 struct JobRecordTests {
     /// A job of `planner`'s shape with its workspace in `folder`, nothing planned yet.
     private static func job(planner: Planner, workspaceIn folder: String) throws -> JobRecord {
-        let (_, sink) = AsyncStream.makeStream(of: JobEvent.self)
         return JobRecord(
             id: 1, request: JobRequest(source: "src", destination: nil, level: 6, force: false),
             setting: try EngineSetting(engine: .libdeflate, level: 6), sourceDisplay: "src", destinationDisplay: "dst",
             sourceRoot: BytePath("/src"), destination: BytePath("/dst"), planner: planner,
-            workspace: try JobWorkspace(in: BytePath(folder)), sink: sink)
+            workspace: try JobWorkspace(in: BytePath(folder)),
+            at: .now, submittedAt: Date())
     }
 
     @Test("only a flush is left once every open file is sealed and the scan is done, not before, and not after a sealed file closes")

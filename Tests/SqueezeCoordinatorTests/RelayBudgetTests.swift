@@ -26,7 +26,7 @@ struct RelayBudgetTests {
         #expect(first.map(\.item.item) == [0, 1, 2, 3])
         #expect(scheduler.relayedBytes == 64 * Self.mib)
         // Answered is not enough: the result waits here until it is written.
-        #expect(scheduler.complete(first[1].item, from: first[1].worker) == .accepted)
+        #expect(scheduler.complete(first[1].item, from: first[1].worker, now: t0) == .accepted)
         #expect(drain(&scheduler).isEmpty)
         scheduler.written(first[1].item)
         #expect(drain(&scheduler).map(\.item.item) == [4])
@@ -62,7 +62,7 @@ struct RelayBudgetTests {
         // A worker found to get the job's items in messages after all is held by the budget again.
         scheduler.setReadsItself(1, on: b, false)
         for assignment in sent where assignment.worker == b {
-            #expect(scheduler.complete(assignment.item, from: b) == .accepted)
+            #expect(scheduler.complete(assignment.item, from: b, now: t0) == .accepted)
         }
         #expect(drain(&scheduler).isEmpty)
     }
@@ -90,7 +90,7 @@ struct RelayBudgetTests {
         scheduler.addItems(1, count: 3, window: 100, bytes: Array(repeating: 16 * Self.mib, count: 3))
         let sent = drain(&scheduler)
         #expect(sent.map(\.item.item) == [0])
-        #expect(scheduler.complete(sent[0].item, from: sent[0].worker) == .accepted)
+        #expect(scheduler.complete(sent[0].item, from: sent[0].worker, now: t0) == .accepted)
         scheduler.written(sent[0].item)
         #expect(drain(&scheduler).map(\.item.item) == [1])
     }

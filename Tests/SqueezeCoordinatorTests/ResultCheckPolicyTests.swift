@@ -15,14 +15,14 @@ struct ResultCheckPolicyTests {
         let first = drain(&scheduler)
         #expect(first.map(\.worker) == [a])
         let key = ItemKey(job: 1, item: 0)
-        #expect(scheduler.complete(key, from: a) == .accepted)
+        #expect(scheduler.complete(key, from: a, now: t0) == .accepted)
         #expect(scheduler.reopen(key, refusing: a) == .retry)
         #expect(!scheduler.isSettled(key))
         // a has the most free credit, yet the item goes to b.
         #expect(drain(&scheduler).map(\.worker) == [b])
         // A second answer from a is not taken: a no longer holds it.
-        #expect(scheduler.complete(key, from: a) == .notAssigned)
-        #expect(scheduler.complete(key, from: b) == .accepted)
+        #expect(scheduler.complete(key, from: a, now: t0) == .notAssigned)
+        #expect(scheduler.complete(key, from: b, now: t0) == .accepted)
     }
 
     @Test("while the other worker is busy the item waits for it; with no other worker left it never goes back: its files fail")
@@ -37,7 +37,7 @@ struct ResultCheckPolicyTests {
         // Fill b so only a has credit.
         scheduler.addJob(2, items: 1, window: 10, engine: .libdeflate)
         _ = drain(&scheduler)
-        #expect(scheduler.complete(key, from: holder) == .accepted)
+        #expect(scheduler.complete(key, from: holder, now: t0) == .accepted)
         _ = scheduler.reopen(key, refusing: a)
         if scheduler.busy(b) > 0 {
             #expect(drain(&scheduler).isEmpty, "the item waits for b rather than going back to a")
@@ -48,7 +48,7 @@ struct ResultCheckPolicyTests {
         #expect(scheduler.takeStranded() == [key])
         // With no other worker at all, a refusal gives the item up at once.
         let other = ItemKey(job: 1, item: 1)
-        if scheduler.complete(other, from: a) == .accepted {
+        if scheduler.complete(other, from: a, now: t0) == .accepted {
             #expect(scheduler.reopen(other, refusing: a) == .giveUp)
         }
     }
@@ -89,7 +89,7 @@ struct ResultCheckPolicyTests {
         scheduler.addJob(1, items: 1, window: 10, engine: .libdeflate)
         _ = drain(&scheduler)
         let key = ItemKey(job: 1, item: 0)
-        #expect(scheduler.complete(key, from: a) == .accepted)
+        #expect(scheduler.complete(key, from: a, now: t0) == .accepted)
         scheduler.written(key)
         #expect(scheduler.reopen(key, refusing: a) == .notHolder)
         #expect(scheduler.isSettled(key))

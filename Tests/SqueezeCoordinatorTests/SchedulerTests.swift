@@ -13,7 +13,7 @@ struct SchedulerTests {
         let first = drain(&scheduler)
         #expect(first.map(\.item.item) == [0, 1, 2])
         #expect(scheduler.busy(a) == 3)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a, now: t0) == .accepted)
         #expect(drain(&scheduler).map(\.item.item) == [3])
     }
 
@@ -24,13 +24,13 @@ struct SchedulerTests {
         scheduler.addJob(1, items: 10, window: 4, engine: .zlib)
         #expect(drain(&scheduler).map(\.item.item) == [0, 1, 2, 3])
         // Writing a later item does not move the window; writing the oldest does.
-        #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a, now: t0) == .accepted)
         scheduler.written(ItemKey(job: 1, item: 2))
         #expect(drain(&scheduler).isEmpty)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: t0) == .accepted)
         scheduler.written(ItemKey(job: 1, item: 0))
         #expect(drain(&scheduler).map(\.item.item) == [4])
-        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a, now: t0) == .accepted)
         scheduler.written(ItemKey(job: 1, item: 1))
         #expect(drain(&scheduler).map(\.item.item) == [5, 6])
     }
@@ -49,18 +49,18 @@ struct SchedulerTests {
         // The window (3 from item 0) lets one of the new items go.
         #expect(drain(&scheduler).map(\.item.item) == [2])
         for item: UInt64 in [0, 1] {
-            #expect(scheduler.complete(ItemKey(job: 1, item: item), from: a) == .accepted)
+            #expect(scheduler.complete(ItemKey(job: 1, item: item), from: a, now: t0) == .accepted)
             scheduler.written(ItemKey(job: 1, item: item))
         }
         #expect(drain(&scheduler).map(\.item.item) == [3, 4])
         // Written items are behind the window's base: answers for them are late, not unknown.
-        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .late)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 6), from: a) == .unknownItem)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: t0) == .late)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 6), from: a, now: t0) == .unknownItem)
         #expect(scheduler.progress(of: 1)! == (2, 6))
         // A larger item planned later shrinks the window: nothing more goes until the base moves.
         scheduler.addItems(1, count: 0, window: 1)
         #expect(drain(&scheduler).isEmpty)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 2), from: a, now: t0) == .accepted)
         scheduler.written(ItemKey(job: 1, item: 2))
         #expect(drain(&scheduler).isEmpty, "items 3 and 4 are out, and the window is 1")
     }
@@ -73,7 +73,7 @@ struct SchedulerTests {
         var sent = drain(&scheduler)
         // Workers answer everything at once; nothing reaches the disk.
         for _ in 0..<5 {
-            for assignment in sent { #expect(scheduler.complete(assignment.item, from: a) == .accepted) }
+            for assignment in sent { #expect(scheduler.complete(assignment.item, from: a, now: t0) == .accepted) }
             sent = drain(&scheduler)
         }
         #expect(scheduler.progress(of: 1)!.done == 8, "dispatch ran ahead of the writers")
@@ -95,8 +95,8 @@ struct SchedulerTests {
         #expect(again.map(\.item.item) == [0, 1, 2])
         #expect(again.allSatisfy { $0.worker == b })
         // The dead worker's result, arriving late, does not count: it no longer holds the item.
-        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .notAssigned)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: b) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: t0) == .notAssigned)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: b, now: t0) == .accepted)
     }
 
     @Test("the first answer wins; duplicates and answers for ended jobs are late")
@@ -105,11 +105,11 @@ struct SchedulerTests {
         scheduler.addWorker(a, credit: 2, engines: all)
         scheduler.addJob(1, items: 2, window: 10, engine: .zlib)
         _ = drain(&scheduler)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .accepted)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a) == .late)
-        #expect(scheduler.complete(ItemKey(job: 1, item: 9), from: a) == .unknownItem)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: t0) == .accepted)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: t0) == .late)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 9), from: a, now: t0) == .unknownItem)
         #expect(scheduler.removeJob(1) == [a])
-        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a) == .late)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 1), from: a, now: t0) == .late)
         #expect(scheduler.busy(a) == 0)
     }
 
@@ -122,7 +122,7 @@ struct SchedulerTests {
         let made = drain(&scheduler)
         #expect(made.count == 2)
         let toA = made.first { $0.worker == a }!.item
-        #expect(scheduler.complete(toA, from: b) == .notAssigned)
+        #expect(scheduler.complete(toA, from: b, now: t0) == .notAssigned)
         #expect(scheduler.fail(toA, from: b) == .notAssigned)
         #expect(scheduler.busy(a) == 1)
         #expect(scheduler.fail(toA, from: a) == .accepted)

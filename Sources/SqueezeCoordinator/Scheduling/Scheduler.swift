@@ -199,7 +199,7 @@ struct Scheduler: Sendable {
     /// can go out, an item held past its deadline goes, once, to a second worker as well: the
     /// first answer of the two wins, so a straggling or hoarding worker cannot hold up a job.
     /// Nil when no more can be sent.
-    mutating func nextAssignment(now: ContinuousClock.Instant = .now) -> Assignment? {
+    mutating func nextAssignment(now: ContinuousClock.Instant) -> Assignment? {
         if let fresh = nextFresh(now: now) { return fresh }
         return nextCopy(now: now)
     }
@@ -299,7 +299,7 @@ struct Scheduler: Sendable {
     /// A result for `item` from `worker`. Only the first answer, and only from a worker
     /// holding the item, is accepted; the item is then done and that worker's credit free.
     /// The window moves on only when it is `written`.
-    mutating func complete(_ item: ItemKey, from worker: [UInt8], now: ContinuousClock.Instant = .now) -> ResultVerdict {
+    mutating func complete(_ item: ItemKey, from worker: [UInt8], now: ContinuousClock.Instant) -> ResultVerdict {
         let verdict = judge(item, from: worker)
         switch verdict {
         case .accepted:

@@ -33,7 +33,7 @@ struct WorkerRosterTests {
         let requeued = scheduler.removeWorker(a)
         #expect(Set(requeued) == Set(heldByA))
         for assignment in first where assignment.worker == b {
-            _ = scheduler.complete(assignment.item, from: b)
+            _ = scheduler.complete(assignment.item, from: b, now: t0)
         }
         #expect(Set(drain(&scheduler).map(\.item)) == Set(heldByA))
         // b was last heard at 4 s.

@@ -5,7 +5,7 @@ import SqueezeZMQ
 
 /// The result check: no answer reaches a writer before its blocks are proven to decode to
 /// what was planned (see docs/architecture.md, "Checking results").
-extension Coordinator {
+extension CoordinatorCore {
     /// Whether job `id`'s answers are checked.
     func checksResults(of id: UInt64) -> Bool {
         !verification.uncheckedJobs.contains(id)
@@ -13,13 +13,13 @@ extension Coordinator {
 
     /// A reader read an item for a remote worker: what it read is kept until the answer is
     /// checked. Called before the `work` message leaves, so no answer can come first.
-    func recordSources(_ item: ItemKey, _ blocks: [BlockRef: SourceBlock]) {
+    mutating func recordSources(_ item: ItemKey, _ blocks: [BlockRef: SourceBlock]) {
         guard jobs[item.job]?.state == .running else { return }
         verification.sources[item] = blocks
     }
 
     /// Queues an admitted remote answer for its check.
-    func check(_ result: WorkResult, item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
+    mutating func check(_ result: WorkResult, item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
         let sources = verification.sources[item]
         let checks = zip(expected, result.blocks).map { ref, block -> CheckedBlock in
             let isLast = jobs[item.job]?.open[ref.file]?.plan.layout.isLast(ref.index) ?? true
@@ -31,7 +31,7 @@ extension Coordinator {
 
     /// Queues an admitted shared-storage answer for its check: each piece is read back, and
     /// its source range read again.
-    func check(pieces blocks: [PendingBlock?], item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
+    mutating func check(pieces blocks: [PendingBlock?], item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
         guard let job = jobs[item.job] else { return }
         let checks = zip(expected, blocks).map { ref, block -> CheckedBlock in
             guard case .piece(let piece)? = block, let file = job.open[ref.file]?.plan else { return .skipped }
@@ -49,7 +49,7 @@ extension Coordinator {
 
     /// Sends an answer to another worker for its check, or checks it here when there is none
     /// able to (docs/architecture.md, "Checking results").
-    private func submitCheck(_ request: VerificationRequest, excluding excluded: Set<[UInt8]> = []) {
+    mutating func submitCheck(_ request: VerificationRequest, excluding excluded: Set<[UInt8]> = []) {
         // A claim that differs from the CRC read at dispatch needs no decoding to refuse.
         for check in request.checks {
             if case .received(let block, let source?, _) = check, source.crc != block.crc {
@@ -66,7 +66,7 @@ extension Coordinator {
         }
         let id = verification.nextCheckID
         verification.nextCheckID += 1
-        verification.pending[id] = PendingCheck(request: request, verifier: verifier, sentAt: .now, claims: claims, byReference: byReference)
+        verification.pending[id] = PendingCheck(request: request, verifier: verifier, sentAt: now, claims: claims, byReference: byReference)
         verification.checkedByWorkers += 1
         var message = verify
         message.checkID = id
@@ -79,7 +79,7 @@ extension Coordinator {
 
     /// Sends the checks still waiting for a dispatch to their verifier: on every tick, so
     /// none waits more than one.
-    func sendHeldChecks() {
+    mutating func sendHeldChecks() {
         guard !verification.outgoing.isEmpty else { return }
         for (verifier, requests) in verification.outgoing.takeAll() {
             for request in requests { sendVerify(request, to: verifier) }
@@ -89,25 +89,25 @@ extension Coordinator {
     /// Sends the checks still held for `peer` once its answer was handled and `pump` gave it no
     /// dispatch to ride with: none is coming before its next answer, and the job's window may
     /// be waiting for these checks.
-    func sendChecksLeft(for peer: [UInt8]) {
+    mutating func sendChecksLeft(for peer: [UInt8]) {
         for request in verification.outgoing.take(for: peer) { sendVerify(request, to: peer) }
     }
 
     /// The coordinator's own check, on its verification threads.
-    func checkLocally(_ request: VerificationRequest) {
-        guard let verifySink else {
+    mutating func checkLocally(_ request: VerificationRequest) {
+        guard started else {
             // Not running (no checker tasks): nothing can be checked, so nothing is written.
             reopen(request.item, refusing: request.worker, reason: "the coordinator is not running its checks")
             return
         }
         verification.checkedLocally += 1
-        verifySink.yield(.answer(request))
+        outbox.append(.check(.answer(request)))
     }
 
     /// The `verify` item for an answer: its blocks with their bytes (remote) or where they are
     /// (shared), the claimed CRCs kept back. Nil when some block cannot go (no dictionary was
     /// kept for it): the coordinator checks that answer itself.
-    private func verifyItem(for request: VerificationRequest) -> (VerifyRequest, [UInt32], [Bool])? {
+    func verifyItem(for request: VerificationRequest) -> (VerifyRequest, [UInt32], [Bool])? {
         var blocks: [VerifyBlock] = []
         var claims: [UInt32] = []
         var byReference: [Bool] = []
@@ -149,7 +149,7 @@ extension Coordinator {
 
     /// A verifier's answer. Only the verifier the check went to may answer it, once; a check
     /// the coordinator took back (deadline, job ended) makes a late answer, ignored.
-    func verified(_ report: VerifyReport, from peer: [UInt8]) {
+    mutating func verified(_ report: VerifyReport, from peer: [UInt8]) {
         if let segment = verification.segments[report.checkID] {
             segmentVerified(report, pending: segment, from: peer)
             return
@@ -184,14 +184,14 @@ extension Coordinator {
 
     /// A worker is gone: its checks are done here, and who it was is forgotten (it says again
     /// when it comes back).
-    func verifierLeft(_ peer: [UInt8], now: ContinuousClock.Instant) {
+    mutating func verifierLeft(_ peer: [UInt8], now: ContinuousClock.Instant) {
         verification.identities.removeValue(forKey: peer)
         verification.outgoing.forget(verifier: peer)
         takeBackChecks(now: now, from: peer)
     }
 
     /// Checks whose verifier did not answer in time, or left, are done here instead.
-    func takeBackChecks(now: ContinuousClock.Instant, from gone: [UInt8]? = nil) {
+    mutating func takeBackChecks(now: ContinuousClock.Instant, from gone: [UInt8]? = nil) {
         let overdue = verification.pending.filter { id, check in
             check.verifier == gone || now - check.sentAt > configuration.verifyDeadline
         }
@@ -214,7 +214,7 @@ extension Coordinator {
     /// A verifier let a check pass its deadline. Not a strike (it may be slow, not hostile),
     /// but it is not asked again: a verifier that never answers would otherwise hold every
     /// output it is given.
-    private func markLate(_ verifier: [UInt8]) {
+    mutating func markLate(_ verifier: [UInt8]) {
         verification.lateVerifiers.insert(verification.identity(of: verifier))
         logger.warning("verifier did not answer in time; checking here, and not asking it again", metadata: [
             "verifier": "\((workers[verifier]?.hello.workerID ?? String(decoding: verifier, as: UTF8.self)).debugDescription)",
@@ -224,7 +224,7 @@ extension Coordinator {
     /// The check of an answer is done: a good one goes to the writers, a bad one is dropped,
     /// its item goes to another worker, and its sender gets a strike. A verifier whose word the
     /// check contradicts gets one too.
-    func checked(_ request: VerificationRequest, defect: BlockDefect?) {
+    mutating func checked(_ request: VerificationRequest, defect: BlockDefect?) {
         let key = request.item
         verification.sources.removeValue(forKey: key)
         guard jobs[key.job]?.state == .running else { return }
@@ -246,7 +246,7 @@ extension Coordinator {
 
     /// Drops a refused answer: the item is unanswered again and goes elsewhere; the worker is
     /// counted, logged the first time, and quarantined at the threshold (logged once more).
-    func refuse(_ key: ItemKey, from peer: [UInt8], reason: String) {
+    mutating func refuse(_ key: ItemKey, from peer: [UInt8], reason: String) {
         verification.refusedResults += 1
         metrics.refusedResults.increment()
         reopen(key, refusing: peer, reason: "its result failed the check: \(reason)")
@@ -256,7 +256,7 @@ extension Coordinator {
     /// Counts a strike against `peer` (a wrong answer, a wrong verdict, a wrong stitch): logged
     /// the first time (as `what`, by default by whether it concerns an item), quarantined at the
     /// threshold (logged once more).
-    func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil, what: String? = nil) {
+    mutating func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil, what: String? = nil) {
         let name = workers[peer]?.hello.workerID ?? String(decoding: peer, as: UTF8.self)
         switch verification.quarantine.strike(verification.identity(of: peer)) {
         case .first:
@@ -274,26 +274,7 @@ extension Coordinator {
             ])
             scheduler.quarantine(peer)
             // Its checks go to others, or are done here.
-            takeBackChecks(now: .now, from: peer)
-        }
-    }
-
-    /// Checks answers and stitched segments on the verification threads, one at a time per task.
-    nonisolated func runChecker(_ requests: AsyncStream<LocalCheck>, pool: BlockingIOPool) async {
-        for await local in requests {
-            switch local {
-            case .answer(var request):
-                let checks = request.checks
-                guard let outcome = try? await pool.run({ ResultChecker.check(checks) }) else {
-                    // The pool stopped: the coordinator is shutting down and the job with it.
-                    continue
-                }
-                request.recordStoredCRCs(outcome.storedCRCs)
-                await checked(request, defect: outcome.defect)
-            case .segment(let check):
-                guard let finding = try? await pool.run({ SegmentChecker.check(check) }) else { continue }
-                await segmentChecked(check, finding: finding)
-            }
+            takeBackChecks(now: now, from: peer)
         }
     }
 }

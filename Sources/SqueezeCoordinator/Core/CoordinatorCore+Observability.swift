@@ -3,9 +3,9 @@ import SqueezeProtocol
 
 /// Metrics gauges and job traces: what the coordinator shows of itself, carried out on the
 /// actor from state it holds anyway.
-extension Coordinator {
+extension CoordinatorCore {
     /// Sets the gauges from the current state (every tick: a handful of atomic stores).
-    func updateGauges() {
+    mutating func updateGauges() {
         metrics.workers.record(workers.count)
         metrics.workerSlots.record(workers.slots)
         metrics.quarantinedWorkers.record(workers.peers.filter {
@@ -26,46 +26,46 @@ extension Coordinator {
     /// Starts tracing job `id`. Workers send `timing` and `clock` only while some job is
     /// traced: the first traced job turns them on (before any of its items go out, on the same
     /// sockets, so each of its items is timed).
-    func startTrace(of id: UInt64) {
+    mutating func startTrace(of id: UInt64) {
         let first = traces.isEmpty
-        traces[id] = JobTrace(jobID: id, start: MonotonicClock.micros())
+        traces[id] = JobTrace(jobID: id, start: micros)
         if first { sendTimings(true) }
     }
 
     /// Ends job `id`'s trace and returns its last chunk; the last traced job turns workers'
     /// timings off.
-    func endTrace(of id: UInt64) -> TraceChunk? {
+    mutating func endTrace(of id: UInt64) -> TraceChunk? {
         guard var trace = traces.removeValue(forKey: id) else { return nil }
         if traces.isEmpty { sendTimings(false) }
-        return trace.finish(at: MonotonicClock.micros())
+        return trace.finish(at: micros)
     }
 
-    private func sendTimings(_ on: Bool) {
+    mutating func sendTimings(_ on: Bool) {
         for peer in workers.peers { send(.timings(on), to: peer) }
     }
 
     /// Records that `assignment` went out, carrying `blocks` blocks of `bytes` bytes.
-    func traceDispatch(_ assignment: Assignment, blocks: Int, bytes: Int) {
+    mutating func traceDispatch(_ assignment: Assignment, blocks: Int, bytes: Int) {
         let peer = assignment.worker
         guard let worker = workers[peer] else { return }
         let info = JobTrace.WorkerInfo(workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots)
         traces[assignment.item.job]?.dispatched(
-            assignment.item.item, to: peer, worker: info, blocks: blocks, bytes: bytes, at: MonotonicClock.micros(),
+            assignment.item.item, to: peer, worker: info, blocks: blocks, bytes: bytes, at: micros,
             clockOffset: clocks.offset(of: peer))
     }
 
     /// A reader loaded a traced dispatch between `start` and `end`.
-    func traceRead(_ dispatch: Dispatch, from start: Int64, to end: Int64) {
+    mutating func traceRead(_ dispatch: Dispatch, from start: Int64, to end: Int64) {
         traces[dispatch.job]?.read(dispatch.item, for: dispatch.routingID, from: start, to: end)
     }
 
     /// Samples a traced job's queues and sends its client what its trace gathered.
-    func sampleTrace(of job: JobRecord) {
+    mutating func sampleTrace(of job: JobRecord) {
         guard traces[job.id] != nil else { return }
         let out = scheduler.itemsInFlight(job: job.id)
         traces[job.id]?.sample(
-            at: MonotonicClock.micros(), queued: scheduler.itemsQueued(job: job.id), inFlight: out.count,
+            at: micros, queued: scheduler.itemsQueued(job: job.id), inFlight: out.count,
             bytesInFlight: out.reduce(0) { $0 + (job.items[$1.item]?.bytes ?? 0) }, unwritten: job.unwritten.count)
-        if let chunk = traces[job.id]?.take() { job.sink.yield(.trace(chunk)) }
+        if let chunk = traces[job.id]?.take() { emit(to: job.id, .trace(chunk)) }
     }
 }

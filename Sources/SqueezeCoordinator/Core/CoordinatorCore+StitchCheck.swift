@@ -6,37 +6,37 @@ import SqueezeProtocol
 /// CRC-32 of the range must equal the one the coordinator computes from the header, the
 /// pieces as their own checks read them, and the trailer (docs/architecture.md, "Checking
 /// results"). The output is published only once every segment passed.
-extension Coordinator {
+extension CoordinatorCore {
     /// Sends a segment's check to a worker able to (announced `verifyRange`, sees the job's
     /// files, not the stitcher), or does it here when there is none.
-    func checkSegment(_ check: SegmentCheck) {
+    mutating func checkSegment(_ check: SegmentCheck) {
         guard let verifier = VerifierChoice.choose(
             among: verifierCandidates(job: check.file.job, capability: WorkerHello.verifyRangeCapability),
             compressor: check.stitcher, byReference: true) else {
             checkLocally(check)
             return
         }
-        verification.segments[check.id] = PendingSegmentCheck(check: check, verifier: verifier, sentAt: .now)
+        verification.segments[check.id] = PendingSegmentCheck(check: check, verifier: verifier, sentAt: now)
         verification.segmentsCheckedByWorkers += 1
         sendVerify(VerifyRequest(checkID: check.id, jobID: check.file.job, itemID: 0, blocks: [.range(VerifyRange(
             path: check.path.bytes, offset: check.range.lowerBound, length: check.range.upperBound - check.range.lowerBound))]), to: verifier)
     }
 
     /// The coordinator's own check of a segment, on its verification threads.
-    func checkLocally(_ check: SegmentCheck) {
+    mutating func checkLocally(_ check: SegmentCheck) {
         guard jobs[check.file.job]?.state == .running else { return }
-        guard let verifySink else {
+        guard started else {
             segmentFailed(check, reason: "the coordinator is not running its checks", blameStitcher: false)
             return
         }
         verification.segmentsCheckedLocally += 1
-        verifySink.yield(.segment(check))
+        outbox.append(.check(.segment(check)))
     }
 
     /// A verifier's answer to a segment check: agreeing with the expected CRC passes (one in
     /// `auditInterval` is checked here again); anything else is confirmed here before anyone
     /// gets a strike.
-    func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: [UInt8]) {
+    mutating func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: [UInt8]) {
         guard pending.verifier == peer else {
             countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
             return
@@ -63,7 +63,7 @@ extension Coordinator {
 
     /// The coordinator read the segment itself: its word decides, and a verifier it
     /// contradicts gets a strike.
-    func segmentChecked(_ check: SegmentCheck, finding: SegmentFinding) {
+    mutating func segmentChecked(_ check: SegmentCheck, finding: SegmentFinding) {
         switch (check.verdict, finding) {
         case (.contested(let verifier), .matches):
             strike(verifier, reason: "it called a good stitched segment bad")
@@ -89,7 +89,7 @@ extension Coordinator {
     }
 
     /// A segment passed: once the output is whole and every segment passed, it is published.
-    private func segmentPassed(_ check: SegmentCheck) {
+    mutating func segmentPassed(_ check: SegmentCheck) {
         guard jobs[check.file.job]?.state == .running, var stitch = jobs[check.file.job]?.stitching[check.file.file], stitch.attempt == check.attempt,
               stitch.checking.remove(check.id) != nil else { return }
         jobs[check.file.job]?.stitching[check.file.file] = stitch
@@ -99,7 +99,7 @@ extension Coordinator {
     /// A segment failed its check: the stitch is given up (its output is never published) and
     /// a writer joins the file from its pieces, which were checked on their own. The stitcher
     /// gets a strike when the bytes are wrong.
-    private func segmentFailed(_ check: SegmentCheck, reason: String, blameStitcher: Bool) {
+    mutating func segmentFailed(_ check: SegmentCheck, reason: String, blameStitcher: Bool) {
         guard let stitch = jobs[check.file.job]?.stitching[check.file.file], stitch.attempt == check.attempt else { return }
         if blameStitcher {
             verification.refusedStitches += 1

@@ -1,0 +1,285 @@
+import Foundation
+import Logging
+import SqueezeGzip
+import SqueezeIO
+import SqueezeJournal
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// The coordinator's run: its endpoints and the tasks that feed the core events and carry its
+/// effects off the actor (readers, writers, checkers, the scanner, the journal).
+extension Coordinator {
+    /// Binds the worker endpoint (and the client endpoint, when `clientEndpoints` is not
+    /// empty) and runs readers, writers, the event loops and the ticker until `shutdown` is
+    /// called or the task is cancelled. Either way running jobs fail cleanly and their
+    /// temporaries are removed; after `shutdown` their clients are told before sockets close.
+    public nonisolated func run(
+        workerEndpoints: [String],
+        clientEndpoints: [String] = [],
+        onReady: @Sendable (CoordinatorEndpoints) -> Void = { _ in }
+    ) async throws {
+        // The ZAP handler binds before the CURVE sockets and stops after they close: libzmq
+        // lets every CURVE client in while no handler is bound.
+        var zap: ZAPHandler?
+        if let security = configuration.security {
+            let authorized = security.authorized
+            zap = try await ZAPHandler.start(context: context) { authorized.decide($0) }
+        }
+        let endpoint: ZMQEndpoint
+        let clientEndpoint: ZMQEndpoint?
+        do {
+            let curve = configuration.security?.endpointOptions(domain: "workers")
+            endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
+                name: "workers",
+                type: .router,
+                options: [
+                    .routerMandatory(true),
+                    .maxMessageSize(ProtocolLimits.maxMessageSize),
+                    .sendHighWaterMark(100_000),
+                    .receiveHighWaterMark(100_000),
+                ] + (curve?.options ?? []),
+                bind: workerEndpoints,
+                handshakeFailures: curve?.handshakeFailures,
+                tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval)))
+            do {
+                clientEndpoint = clientEndpoints.isEmpty ? nil
+                    : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
+                        clientEndpoints, security: configuration.security))
+            } catch {
+                await endpoint.shutdown()
+                throw error
+            }
+        } catch {
+            await zap?.stop()
+            throw error
+        }
+        let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
+        let (checks, checkSink) = AsyncStream.makeStream(of: LocalCheck.self)
+        // At most one request per running job is out at a time.
+        let (scanRequests, scanSink) = AsyncStream.makeStream(of: ScanRequest.self)
+        let (journalCommands, journalSink) = AsyncStream.makeStream(of: JournalCommand.self)
+        let writers = (0..<max(1, configuration.ioThreads)).map { _ in AsyncStream.makeStream(of: WriterCommand.self) }
+        let outbox = CoordinatorOutbox(
+            endpoint: endpoint, clientEndpoint: clientEndpoint, dispatches: dispatchSink, scans: scanSink,
+            writers: writers.map(\.continuation), checks: checkSink, journal: journalSink)
+        await started(outbox)
+        do {
+            try await resumeJournaledJobs()
+        } catch {
+            await endpoint.shutdown()
+            await clientEndpoint?.shutdown()
+            await zap?.stop()
+            throw error
+        }
+        onReady(CoordinatorEndpoints(workers: endpoint.boundEndpoints, clients: clientEndpoint?.boundEndpoints ?? []))
+        await withTaskGroup(of: Void.self) { group in
+            for writer in writers {
+                group.addTask { await self.runWriter(writer.stream) }
+            }
+            for _ in 0..<max(1, configuration.ioThreads) {
+                group.addTask { await self.runReader(dispatches, endpoint: endpoint) }
+            }
+            group.addTask { await self.runEvents(endpoint) }
+            for _ in 0..<2 {
+                group.addTask { await self.runChecker(checks, pool: self.verifyPool) }
+            }
+            group.addTask { await self.runScanner(scanRequests) }
+            group.addTask { await self.runJournal(journalCommands) }
+            if let clientEndpoint {
+                group.addTask { await self.serveClients(clientEndpoint) }
+            }
+            group.addTask {
+                // Ends on `shutdown()` or when `run` is cancelled.
+                await self.shutdownSignal.wait()
+                await self.stop(reason: "coordinator shutting down")
+                // Give each client's final `finished` event a moment (3 s at most) to leave
+                // before the socket closes.
+                await withTaskGroup(of: Void.self) { wait in
+                    wait.addTask { try? await Task.sleep(for: .seconds(3)) }
+                    wait.addTask {
+                        while !Task.isCancelled, await self.openSubmissions > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+                    }
+                    await wait.next()
+                    wait.cancelAll()
+                }
+                await endpoint.shutdown()
+                await clientEndpoint?.shutdown()
+            }
+        }
+        await zap?.stop()
+        let leftovers = await stopped()
+        _ = try? await pool.run { for workspace in leftovers { workspace.remove() } }
+        pool.shutdown()
+        verifyPool.shutdown()
+    }
+
+    /// Stops taking jobs and ends `run`: running jobs fail, their clients are told and their
+    /// temporaries removed. For graceful shutdown (SIGTERM).
+    public nonisolated func shutdown() {
+        shutdownSignal.request()
+    }
+
+    /// Records job ends in the journal, in order, on the I/O pool. A failure is logged: the job
+    /// has ended either way, and a restart would at worst resume it and find its files kept.
+    private nonisolated func runJournal(_ commands: AsyncStream<JournalCommand>) async {
+        guard let journal = configuration.journal else {
+            for await _ in commands {}
+            return
+        }
+        for await command in commands {
+            switch command {
+            case .ended(let id, let state, let totals, let message, let date):
+                let (keep, age, logger) = (configuration.historyJobs, configuration.historyAge, logger)
+                do {
+                    try await pool.run {
+                        try journal.updateJob(id, state: state, totals: totals, finishedAt: date, message: message)
+                        Self.prune(journal, keeping: keep, age: age, at: date, logger: logger)
+                    }
+                } catch {
+                    logger.error("cannot record a job's end in the journal", metadata: ["job": "\(id)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Drops ended jobs beyond the history's length or its age at `date` from the journal.
+    /// Blocking. A failure is logged: an over-long history is no reason to stop.
+    private static func prune(_ journal: Journal, keeping: Int, age: Duration?, at date: Date, logger: Logger) {
+        do {
+            _ = try journal.prune(keepingNewest: keeping, olderThan: age.map { date.addingTimeInterval(-$0.seconds) })
+        } catch {
+            logger.warning("cannot prune the journal's history", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Takes up the jobs the journal says were running when the coordinator last stopped:
+    /// each is scanned again, keeps the outputs it had published whose source is unchanged,
+    /// and runs on detached until a client attaches (unless `resumesJournaledJobs` is off).
+    /// Job ids go on from the journal's; the history is pruned and loaded for `status`.
+    private func resumeJournaledJobs() async throws {
+        guard let journal = configuration.journal else { return }
+        let takeUp = configuration.resumesJournaledJobs
+        let (keep, age, logger) = (configuration.historyJobs, configuration.historyAge, logger)
+        let date = EventTime.current().wall
+        let (next, running, history) = try await pool.run {
+            Self.prune(journal, keeping: keep, age: age, at: date, logger: logger)
+            return (try journal.nextJobID(), takeUp ? try journal.runningJobs() : [], try journal.recentJobs(limit: keep))
+        }
+        restore(nextJobID: next, history: history.filter { $0.state != .running }.map(JobStatus.init(journaled:)))
+        for record in running {
+            do {
+                let request = try JSONDecoder().decode(JobRequest.self, from: record.request)
+                _ = try await submit(request, owner: nil, client: [], resuming: record)
+            } catch {
+                let reason = "could not be resumed: \((error as? CoordinatorError)?.message ?? "\(error)")"
+                logger.error("job \(reason)", metadata: ["job": "\(record.id)", "source": "\(record.source)"])
+                try? await pool.run {
+                    try journal.updateJob(record.id, state: .failed, totals: record.totals, finishedAt: date, message: reason)
+                }
+            }
+        }
+    }
+
+    /// The workers' endpoint: its messages, failed sends and ticks, as events.
+    private nonisolated func runEvents(_ endpoint: ZMQEndpoint) async {
+        for await event in endpoint.events {
+            switch event {
+            case .message(let message):
+                guard message.frames.count >= 2 else {
+                    await handle(.malformed(ProtocolError.empty, from: message.frames.first.map(Array.init) ?? []))
+                    continue
+                }
+                let peer = Array(message.frames[0])
+                do {
+                    let envelope = try WireCodec.decode(message.frames.dropFirst())
+                    await handle(.workerMessage(envelope.message, from: peer, userID: message.userID))
+                } catch {
+                    await handle(.malformed(error, from: peer))
+                }
+            case .sendFailed(let message, let error):
+                await handle(.workerSendFailed(message.frames.first.map(Array.init) ?? [], error))
+            case .tick:
+                await handle(.tick)
+            }
+        }
+    }
+
+    /// Loads dispatches for remote workers on the I/O pool and sends them.
+    private nonisolated func runReader(_ dispatches: AsyncStream<Dispatch>, endpoint: ZMQEndpoint) async {
+        for await dispatch in dispatches {
+            let outcome: Result<[WorkBlock], ReadFailures>
+            var sources: [BlockRef: SourceBlock] = [:]
+            let readStart = dispatch.traced ? EventTime.current().micros : 0
+            do {
+                (outcome, sources) = try await pool.run { [readBuffers, direct = configuration.directReads] in
+                    let outcome = DispatchReading.read(dispatch, into: readBuffers, direct: direct)
+                    guard dispatch.verify, case .success(let blocks) = outcome else { return (outcome, [:]) }
+                    return (outcome, DispatchReading.sources(of: blocks, refs: dispatch.blocks.map(\.ref)))
+                }
+            } catch {
+                outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
+            }
+            if dispatch.traced { await handle(.readTimed(dispatch, from: readStart, to: EventTime.current().micros)) }
+            switch outcome {
+            case .success(let blocks):
+                // Before the `work` message leaves, so no answer can come before its sources.
+                if dispatch.verify { await handle(.read(dispatch, sources: sources)) }
+                let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.work(work))))
+            case .failure(let failures):
+                await handle(.readFailed(dispatch, failures))
+            }
+            for check in dispatch.checks {
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.verify(check))))
+            }
+        }
+    }
+
+    /// Carries out one writer partition's commands, in order, and reports what came of them.
+    private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
+        var writer = OutputWriter(pool: pool, journal: configuration.journal, delayPerBlock: configuration.writeDelayForTesting, metrics: await core.metrics)
+        for await command in commands {
+            // One trip to the actor per command, however many files it finished.
+            let outcomes = await writer.handle(command)
+            if !outcomes.isEmpty { await handle(.written(outcomes)) }
+            if case .discardJob(let job) = command { await handle(.writerDiscarded(job)) }
+            if case .removeWorkspace(let job, _) = command { await handle(.workspaceRemoved(job)) }
+        }
+        await writer.discardAll()
+    }
+
+    /// Reads scan batches off the actor, one job's request at a time.
+    private nonisolated func runScanner(_ requests: AsyncStream<ScanRequest>) async {
+        for await request in requests {
+            let batch: PreparedBatch
+            do {
+                batch = try await pool.run {
+                    JobPreparer.nextBatch(of: request.walker, context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
+                }
+            } catch {
+                // The pool is shutting down; so is the coordinator.
+                continue
+            }
+            await handle(.scanned(request.job, batch))
+        }
+    }
+
+    /// Checks answers and stitched segments on the verification threads, one at a time per task.
+    private nonisolated func runChecker(_ requests: AsyncStream<LocalCheck>, pool: BlockingIOPool) async {
+        for await local in requests {
+            switch local {
+            case .answer(var request):
+                let checks = request.checks
+                guard let outcome = try? await pool.run({ ResultChecker.check(checks) }) else {
+                    // The pool stopped: the coordinator is shutting down and the job with it.
+                    continue
+                }
+                request.recordStoredCRCs(outcome.storedCRCs)
+                await handle(.answerChecked(request, outcome.defect))
+            case .segment(let check):
+                guard let finding = try? await pool.run({ SegmentChecker.check(check) }) else { continue }
+                await handle(.segmentChecked(check, finding))
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// Workers: their messages, heartbeats and liveness, departures, storage per job.
+extension CoordinatorCore {
+    mutating func receive(_ message: WireMessage, from peer: [UInt8]) {
+        let now = now
+        switch message {
+        case .workerReady(let hello):
+            if workers[peer] != nil { requeue(worker: peer, now: now) }
+            // Checked before any arithmetic (slots times credit per slot must not overflow) and
+            // before its names reach a log line.
+            if let defect = hello.defect {
+                countMalformed(ProtocolError.malformed(defect), from: peer)
+                workers.remove(peer)
+                send(.error(ErrorReply(message: "workerReady refused: \(defect)")), to: peer)
+                return
+            }
+            guard admitWorkerID(hello, from: peer) else { return }
+            let record = workers.register(peer, hello: hello, at: now)
+            scheduler.addWorker(peer, credit: hello.slots * creditPerSlot, relayCredit: hello.slots * Self.relayCreditPerSlot,
+                                engines: record.engines)
+            // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
+            if verification.quarantine.isQuarantined(verification.identity(of: peer)) { scheduler.quarantine(peer) }
+            let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
+            var welcome = Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)
+            welcome.timings = !traces.isEmpty
+            clocks.forget(peer)
+            send(.welcome(welcome), to: peer)
+            logger.info("worker joined", metadata: [
+                "worker": "\(hello.workerID)", "host": "\(hello.host)", "slots": "\(hello.slots)", "storage": "\(record.storage.rawValue)",
+            ])
+            for id in jobOrder { assignStorage(worker: peer, job: id) }
+            pump()
+            updateGauges()
+        case .heartbeat:
+            if !workers.heard(peer, at: now) { send(.unknownPeer, to: peer) }
+        case .result(let result):
+            workers.heard(peer, at: now)
+            if accept(result, from: peer) { workers.credit(peer, bytes: result.blocks.reduce(0) { $0 + $1.rawLength }, at: now) }
+            pump()
+            sendChecksLeft(for: peer)
+        case .resultRef(let result):
+            workers.heard(peer, at: now)
+            if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+            pump()
+            sendChecksLeft(for: peer)
+        case .stitched(let result):
+            workers.heard(peer, at: now)
+            stitched(result, from: peer)
+        case .verified(let report):
+            workers.heard(peer, at: now)
+            verified(report, from: peer)
+        case .probeReply(let reply):
+            guard workers.heard(peer, at: now), let worker = workers[peer] else { return }
+            if workers.probeAnswered(by: peer, job: reply.jobID, shared: reply.shared) {
+                scheduler.setReadsItself(reply.jobID, on: peer, reply.shared)
+                scheduler.resume(reply.jobID, on: peer)
+                logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
+                    "worker": "\(worker.hello.workerID)", "job": "\(reply.jobID)",
+                    "reason": "\(String((reply.reason ?? "-").prefix(200)).debugDescription)",
+                ])
+            }
+            pump()
+        case .itemFailed(let failure):
+            let key = ItemKey(job: failure.jobID, item: failure.itemID)
+            workers.heard(peer, at: now)
+            // Only the worker holding the item can fail it, and then it is tried elsewhere.
+            switch scheduler.verdict(key, from: peer) {
+            case .accepted:
+                traces[key.job]?.answered(key.item, by: peer, at: micros, won: false, outcome: "failed")
+                itemWentWrong(key, on: peer, reason: "compression failed: \(String(failure.reason.prefix(200)))")
+            case .late, .notAssigned:
+                let verdict = scheduler.fail(key, from: peer)  // frees a slower copy's credit
+                countLate(verdict, of: "itemFailed", key: key, from: peer)
+            case .unknownItem:
+                countMalformed(ProtocolError.malformed("itemFailed for unknown item \(failure.itemID)"), from: peer)
+            }
+            pump()
+            sendChecksLeft(for: peer)
+        case .discarded(let job):
+            freed(job: job, by: peer)
+        case .timing(let timing):
+            guard let worker = workers[peer] else { return }
+            workers.heard(peer, at: now)
+            if let defect = timing.defect(slots: worker.hello.slots) {
+                countMalformed(ProtocolError.malformed("timing: \(defect)"), from: peer)
+                return
+            }
+            let received = micros
+            clocks.sample(peer, sent: timing.endedAt, received: received)
+            if traces[timing.jobID] != nil, let offset = clocks.offset(of: peer) {
+                traces[timing.jobID]?.timing(timing, from: peer, offset: offset, receivedAt: received)
+            }
+        case .clock(let micros):
+            guard workers.heard(peer, at: now) else { return }
+            clocks.sample(peer, sent: micros, received: micros)
+        case .goodbye:
+            if let worker = workers[peer] {
+                logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])
+                workerGone(peer, now: now)
+            }
+        default:
+            countMalformed(ProtocolError.malformed("unexpected \(message.type) on the worker endpoint"), from: peer)
+        }
+    }
+
+    /// Puts back every item a worker held, to be sent again before new work.
+    mutating func requeue(worker peer: [UInt8], now: ContinuousClock.Instant) {
+        guard let worker = workers[peer] else { return }
+        restartStitches(now: now, leaving: peer)
+        for id in jobOrder { freed(job: id, by: peer, all: true) }
+        let held = scheduler.removeWorker(peer)
+        metrics.itemsRequeued.increment(by: held.count)
+        for id in traces.keys { traces[id]?.workerLost(peer, at: micros) }
+        // Worker ids are new each run: an offset kept past a worker's life would only pile up.
+        clocks.forget(peer)
+        if !held.isEmpty {
+            logger.warning("requeued items", metadata: ["worker": "\(worker.hello.workerID)", "items": "\(held.count)"])
+        }
+        failStranded()
+    }
+
+    mutating func sendFailed(to peer: [UInt8], error: ZMQError) {
+        guard let worker = workers[peer] else { return }
+        logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
+        workerGone(peer, now: now)
+    }
+
+    /// A worker left, fell silent or cannot be reached: its items and stitches go elsewhere,
+    /// it is forgotten, and the checks it was to make are made by others.
+    mutating func workerGone(_ peer: [UInt8], now: ContinuousClock.Instant) {
+        requeue(worker: peer, now: now)
+        workers.remove(peer)
+        verifierLeft(peer, now: now)
+        pump()
+    }
+
+    mutating func countMalformed(_ error: any Error, from peer: [UInt8]) {
+        malformedMessages += 1
+        warn("dropped malformed message", metadata: [
+            "peer": "\(String(decoding: peer.prefix(64), as: UTF8.self).debugDescription)", "error": "\(error)", "count": "\(malformedMessages)",
+        ])
+    }
+
+    /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
+    mutating func identify(_ peer: [UInt8], userID: String?) {
+        verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: userID)
+    }
+
+    mutating func tick() {
+        let now = now
+        sendHeldChecks()
+        // Any message is a sign of life: a worker sent something within the interval needs
+        // no heartbeat, so a busy cluster exchanges none.
+        for peer in workers.quiet(at: now) { send(.heartbeat, to: peer) }
+        if workers.roundDue(at: now) {
+            for peer in workers.silent(at: now) {
+                logger.warning("worker silent; declared dead", metadata: ["worker": "\(workerName(peer))"])
+                workerGone(peer, now: now)
+            }
+            expireProbes(now: now)
+            // Workers that left took their credit with them.
+            for id in jobOrder { refreshWindow(id) }
+            restartStitches(now: now)
+            logWarningSummaries(now: now)
+            if !verification.pending.isEmpty { takeBackChecks(now: now) }
+            for id in jobOrder { removeWorkspaceOnceFreed(id) }
+            pump()
+            checkClients(now: now)
+            // Scrapes come seconds apart; joins and departures update the gauges at once.
+            updateGauges()
+        }
+        // Sealed outputs become durable and visible in batches, at most a tick late.
+        flushWriters()
+        for id in jobOrder {
+            guard var job = jobs[id], job.dirty, now - job.lastProgress >= configuration.progressInterval else { continue }
+            if traces[id] != nil { sampleTrace(of: job) }
+            job.dirty = false
+            job.lastProgress = now
+            emit(to: job.id, .progress(job.snapshot(workers: workers.count, now: now)))
+            jobs[id] = job
+        }
+    }
+
+    /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
+    /// remote when it says so, a probe when it is in `auto` mode.
+    mutating func assignStorage(worker peer: [UInt8], job id: UInt64) {
+        guard let job = jobs[id], let start = workers.startStorage(
+            of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, at: now) else { return }
+        switch start {
+        case .archive:
+            return
+        case .shared:
+            scheduler.setReadsItself(id, on: peer, true)
+        case .remote:
+            break
+        case .probe:
+            scheduler.pause(id, on: peer)
+            send(.probe(job.probe()), to: peer)
+        }
+        refreshWindow(id)
+    }
+
+    /// A worker that leaves a probe unanswered (a worker from before probes, a stuck file
+    /// system) gets the job's items in messages.
+    mutating func expireProbes(now: ContinuousClock.Instant) {
+        for (peer, job) in workers.expireProbes(at: now) {
+            scheduler.resume(job, on: peer)
+            logger.warning("storage probe unanswered; sending the job's blocks in messages", metadata: [
+                "worker": "\(workerName(peer))", "job": "\(job)",
+            ])
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import SqueezeGzip
+import SqueezeProtocol
+import SqueezeZMQ
+
+/// Everything that happens to the coordinator, as its core takes it: each comes with the time
+/// (`CoordinatorCore.handle(_:at:)`) and leaves effects for the actor to carry out.
+enum CoordinatorEvent: Sendable {
+    /// A decoded message from a worker; `userID` is what ZAP said of its CURVE key.
+    case workerMessage(WireMessage, from: [UInt8], userID: String?)
+    /// A message from `peer` (worker or client) that did not decode or was not expected.
+    case malformed(any Error, from: [UInt8])
+    /// A send to a worker failed.
+    case workerSendFailed([UInt8], ZMQError)
+    /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.
+    case tick
+    /// A batch of a job's scan was read.
+    case scanned(UInt64, PreparedBatch)
+    /// A reader loaded a dispatch for a remote worker, about to send it; `sources` is what
+    /// the result check keeps of its blocks.
+    case read(Dispatch, sources: [BlockRef: SourceBlock])
+    /// A reader could not load some files of a dispatch.
+    case readFailed(Dispatch, ReadFailures)
+    /// A reader loaded a traced dispatch between these monotonic microseconds.
+    case readTimed(Dispatch, from: Int64, to: Int64)
+    /// A writer carried out a command: what each file it touched came to.
+    case written([Result<OutputWriter.Progress, WriteFailure>])
+    /// A writer partition discarded a job's temporaries.
+    case writerDiscarded(UInt64)
+    /// A writer removed a job's workspace.
+    case workspaceRemoved(UInt64)
+    /// The coordinator's own check of an answer is done.
+    case answerChecked(VerificationRequest, BlockDefect?)
+    /// The coordinator's own check of a stitched segment is done.
+    case segmentChecked(SegmentCheck, SegmentFinding)
+    /// A job is to end as `state` (cancelled, or failed), for `reason`.
+    case cancel(UInt64, reason: String, as: JobState)
+    /// A client sent something.
+    case clientHeard([UInt8])
+    /// A send to a client failed.
+    case clientSendFailed([UInt8], ZMQError)
+}
