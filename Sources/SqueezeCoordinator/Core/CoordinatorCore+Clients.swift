@@ -8,7 +8,7 @@ extension CoordinatorCore {
     /// after where the job stands (`started` as of now and a progress snapshot). A job that
     /// already ended gives its `finished` alone. An owner takes the job over: its silence
     /// cancels the job, as its submitter's did.
-    mutating func attach(_ request: AttachRequest, client peer: [UInt8]) throws -> JobAttachment {
+    mutating func attach(_ request: AttachRequest, client peer: PeerID) throws -> JobAttachment {
         let id = request.jobID
         if let milliseconds = request.heartbeatMilliseconds, !JobRequestRules.clientHeartbeatRange.contains(milliseconds) {
             let range = JobRequestRules.clientHeartbeatRange
@@ -40,20 +40,20 @@ extension CoordinatorCore {
 
     /// Whether `peer` follows job `job`, which still runs (or ends, cancelled): its heartbeats
     /// naming the job are echoed.
-    func follows(_ job: UInt64, _ peer: [UInt8]) -> Bool {
+    func follows(_ job: UInt64, _ peer: PeerID) -> Bool {
         guard let record = jobs[job] else { return false }
         // A cancelled job is still followed until its `finished`, which waits for its writers.
         return record.phase.isFollowed && (record.owner == peer || record.watchers.contains(peer))
     }
 
-    mutating func clientHeard(_ peer: [UInt8]) {
+    mutating func clientHeard(_ peer: PeerID) {
         clientsHeard[peer] = now
     }
 
     /// A send to a client failed: EHOSTUNREACH means it disconnected, EAGAIN that it fell so
     /// far behind that its queue is full. Either way its events are lost, so its jobs are
     /// cancelled (and it stops getting heartbeat echoes, so it gives up too).
-    mutating func clientSendFailed(to peer: [UInt8], error: ZMQError) {
+    mutating func clientSendFailed(to peer: PeerID, error: ZMQError) {
         let reason: String
         switch error.errno {
         case EHOSTUNREACH: reason = "the client disconnected"

@@ -17,7 +17,7 @@ extension CoordinatorCore {
     /// Starts `job`, which the actor prepared (its first batch scanned, its record journaled):
     /// it joins the schedule, its clients get `started`, and its first batch is planned. A job
     /// with an `owner` is cancelled when that client falls silent.
-    mutating func start(_ job: JobRecord, client: [UInt8], first: PreparedBatch, resumedWith publishedBefore: Int?) {
+    mutating func start(_ job: JobRecord, client: PeerID, first: PreparedBatch, resumedWith publishedBefore: Int?) {
         var job = job
         let id = job.id
         if let owner = job.owner {
@@ -221,7 +221,7 @@ extension CoordinatorCore {
     }
 
     /// A worker answered a discard (or is gone: `all` forgets every discard it was sent).
-    mutating func freed(job id: UInt64, by peer: [UInt8], all: Bool = false) {
+    mutating func freed(job id: UInt64, by peer: PeerID, all: Bool = false) {
         guard let outstanding = jobs[id]?.freeing[peer] else { return }
         if all || outstanding <= 1 {
             jobs[id]?.freeing.removeValue(forKey: peer)

@@ -26,7 +26,7 @@ extension CoordinatorCore {
 
     /// Counts an answer that does not count: `late` (the item was done or its job ended: a
     /// slower copy, which is normal) or `notAssigned` (the sender does not hold it: warned).
-    mutating func countLate(_ verdict: ResultVerdict, of kind: String, key: ItemKey, from peer: [UInt8]) {
+    mutating func countLate(_ verdict: ResultVerdict, of kind: String, key: ItemKey, from peer: PeerID) {
         lateResults += 1
         guard verdict == .notAssigned else { return }
         warn("dropped an answer from a worker not holding its item", metadata: [
@@ -38,7 +38,7 @@ extension CoordinatorCore {
     /// Item `key` went wrong on `peer`, which holds it (its `itemFailed`, or a result
     /// refused): it goes to another worker, never back to this one; once it has gone wrong on
     /// `ItemRetries.limit` workers, or no other connected worker can take it, its files fail.
-    mutating func itemWentWrong(_ key: ItemKey, on peer: [UInt8], reason: String) {
+    mutating func itemWentWrong(_ key: ItemKey, on peer: PeerID, reason: String) {
         let decision = scheduler.wentWrong(key, on: peer)
         switch decision {
         case .retry, .stillHeld:
@@ -56,7 +56,7 @@ extension CoordinatorCore {
     /// An answer accepted, then refused after all (it failed its check, or its worker could
     /// not read the source): the item goes to a worker it has not gone wrong on, or its files
     /// fail when none is left (`Scheduler.reopen`).
-    mutating func reopen(_ key: ItemKey, refusing peer: [UInt8], reason: String) {
+    mutating func reopen(_ key: ItemKey, refusing peer: PeerID, reason: String) {
         traces[key.job]?.refused(key.item, at: micros)
         metrics.itemsRequeued.increment()
         if scheduler.reopen(key, refusing: peer) == .giveUp { failFiles(of: key, reason: reason) }
@@ -85,7 +85,7 @@ extension CoordinatorCore {
     /// worker (another connection). A second worker with a taken id is refused with an
     /// `error` naming the id, and counted; it may try again once the first has left. The same
     /// connection announcing itself again is a re-registration, not a clash.
-    mutating func admitWorkerID(_ hello: WorkerHello, from peer: [UInt8]) -> Bool {
+    mutating func admitWorkerID(_ hello: WorkerHello, from peer: PeerID) -> Bool {
         guard let holder = workers.holder(of: hello, otherThan: peer) else { return true }
         countMalformed(ProtocolError.malformed("workerID \(hello.workerID.debugDescription) is already registered by another connection"), from: peer)
         send(.error(ErrorReply(message: "worker id \(hello.workerID.debugDescription) is already in use by a live worker (host \(holder.hello.host.debugDescription)); choose another --id")), to: peer)
@@ -93,7 +93,7 @@ extension CoordinatorCore {
     }
 
     /// A worker's id for log lines: its announced (validated) id, or its routing id escaped.
-    func workerName(_ peer: [UInt8]) -> String {
-        workers[peer]?.hello.workerID ?? String(decoding: peer.prefix(64), as: UTF8.self).debugDescription
+    func workerName(_ peer: PeerID) -> String {
+        workers[peer]?.hello.workerID ?? peer.description
     }
 }

@@ -6,7 +6,7 @@ import SqueezeProtocol
 extension CoordinatorCore {
     /// Takes a result if it is the first one for its item, from the worker the item was sent
     /// to, and matches what was sent; hands its blocks to the writers. Returns whether it did.
-    mutating func accept(_ result: WorkResult, from peer: [UInt8]) -> Bool {
+    mutating func accept(_ result: WorkResult, from peer: PeerID) -> Bool {
         let key = ItemKey(job: result.jobID, item: result.itemID)
         guard let expected = admit(key, from: peer, rawLengths: result.blocks.map(\.rawLength)) else { return false }
         if checksResults(of: key.job) {
@@ -20,7 +20,7 @@ extension CoordinatorCore {
     /// Takes a shared-storage worker's answer the same way; only the attempt this worker was
     /// given counts, so pieces of any other attempt (a worker declared dead, a slower copy)
     /// are never stitched. Blocks it could not read fail their files.
-    mutating func accept(_ result: RefResult, from peer: [UInt8]) -> Bool {
+    mutating func accept(_ result: RefResult, from peer: PeerID) -> Bool {
         let key = ItemKey(job: result.jobID, item: result.itemID)
         if let given = jobs[key.job]?.attempts[key.item]?[peer], given != result.attempt {
             countMalformed(ProtocolError.malformed("resultRef for attempt \(result.attempt), the worker was given \(given)"), from: peer)
@@ -94,7 +94,7 @@ extension CoordinatorCore {
     /// The checks every answer passes: the first for its item, from its assignee, for a
     /// running job, with one block per block sent and each block's length as planned (nil:
     /// a block the worker could not read). Returns the blocks sent, or nil when dropped.
-    mutating func admit(_ key: ItemKey, from peer: [UInt8], rawLengths: [Int?]) -> [BlockRef]? {
+    mutating func admit(_ key: ItemKey, from peer: PeerID, rawLengths: [Int?]) -> [BlockRef]? {
         switch scheduler.verdict(key, from: peer) {
         case .accepted:
             break

@@ -36,7 +36,7 @@ extension CoordinatorCore {
     /// A verifier's answer to a segment check: agreeing with the expected CRC passes (one in
     /// `auditInterval` is checked here again); anything else is confirmed here before anyone
     /// gets a strike.
-    mutating func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: [UInt8]) {
+    mutating func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: PeerID) {
         guard pending.verifier == peer else {
             countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
             return

@@ -10,7 +10,7 @@ extension CoordinatorCore {
     /// last segment is left when the last block is done. The stitch starts on the least busy
     /// shared-storage worker (other than `excluded`); with none, a writer joins the file once
     /// its pieces are all in.
-    mutating func advanceStitch(_ key: FileKey, excluding excluded: [UInt8]? = nil) {
+    mutating func advanceStitch(_ key: FileKey, excluding excluded: PeerID? = nil) {
         // Moved out and back in: the pieces table is read in place, not copied.
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         defer { jobs[key.job] = job }
@@ -48,7 +48,7 @@ extension CoordinatorCore {
                 }
                 let worker = candidates.min { first, second in
                     let (a, b) = (scheduler.busy(first.routingID), scheduler.busy(second.routingID))
-                    return a != b ? a < b : first.routingID.lexicographicallyPrecedes(second.routingID)
+                    return a != b ? a < b : first.routingID < second.routingID
                 }
                 guard let worker else {
                     if isLast { joinInWriter(key.file, of: &job) }
@@ -108,7 +108,7 @@ extension CoordinatorCore {
     /// computed, and is checked (when the job's answers are); once the last is in and every
     /// check passed, the output is adopted like a one-block file and the worker removes the
     /// pieces. A failed segment falls back to a writer; answers of any other attempt are late.
-    mutating func stitched(_ result: StitchResult, from peer: [UInt8]) {
+    mutating func stitched(_ result: StitchResult, from peer: PeerID) {
         let key = FileKey(job: result.jobID, file: Int(result.file))
         guard jobs[key.job]?.state == .running, var current = jobs[key.job]?.stitching[key.file],
               current.worker == peer, current.attempt == result.attempt else {
@@ -173,7 +173,7 @@ extension CoordinatorCore {
 
     /// Stitches held by a worker that is gone, or whose segments are past their time, start
     /// again from the first piece elsewhere, as a new attempt.
-    mutating func restartStitches(now: ContinuousClock.Instant, leaving peer: [UInt8]? = nil) {
+    mutating func restartStitches(now: ContinuousClock.Instant, leaving peer: PeerID? = nil) {
         for id in jobOrder {
             guard let job = jobs[id] else { continue }
             for (file, stitch) in job.stitching {

@@ -19,7 +19,7 @@ extension CoordinatorCore {
     }
 
     /// Queues an admitted remote answer for its check.
-    mutating func check(_ result: WorkResult, item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
+    mutating func check(_ result: WorkResult, item: ItemKey, from peer: PeerID, expected: [BlockRef]) {
         let sources = verification.sources[item]
         let checks = zip(expected, result.blocks).map { ref, block -> CheckedBlock in
             let isLast = jobs[item.job]?.open[ref.file]?.plan.layout.isLast(ref.index) ?? true
@@ -31,7 +31,7 @@ extension CoordinatorCore {
 
     /// Queues an admitted shared-storage answer for its check: each piece is read back, and
     /// its source range read again.
-    mutating func check(pieces blocks: [PendingBlock?], item: ItemKey, from peer: [UInt8], expected: [BlockRef]) {
+    mutating func check(pieces blocks: [PendingBlock?], item: ItemKey, from peer: PeerID, expected: [BlockRef]) {
         guard let job = jobs[item.job] else { return }
         let checks = zip(expected, blocks).map { ref, block -> CheckedBlock in
             guard case .piece(let piece)? = block, let file = job.open[ref.file]?.plan else { return .skipped }
@@ -49,7 +49,7 @@ extension CoordinatorCore {
 
     /// Sends an answer to another worker for its check, or checks it here when there is none
     /// able to (docs/architecture.md, "Checking results").
-    mutating func submitCheck(_ request: VerificationRequest, excluding excluded: Set<[UInt8]> = []) {
+    mutating func submitCheck(_ request: VerificationRequest, excluding excluded: Set<PeerID> = []) {
         // A claim that differs from the CRC read at dispatch needs no decoding to refuse.
         for check in request.checks {
             if case .received(let block, let source?, _) = check, source.crc != block.crc {
@@ -89,7 +89,7 @@ extension CoordinatorCore {
     /// Sends the checks still held for `peer` once its answer was handled and `pump` gave it no
     /// dispatch to ride with: none is coming before its next answer, and the job's window may
     /// be waiting for these checks.
-    mutating func sendChecksLeft(for peer: [UInt8]) {
+    mutating func sendChecksLeft(for peer: PeerID) {
         for request in verification.outgoing.take(for: peer) { sendVerify(request, to: peer) }
     }
 
@@ -149,7 +149,7 @@ extension CoordinatorCore {
 
     /// A verifier's answer. Only the verifier the check went to may answer it, once; a check
     /// the coordinator took back (deadline, job ended) makes a late answer, ignored.
-    mutating func verified(_ report: VerifyReport, from peer: [UInt8]) {
+    mutating func verified(_ report: VerifyReport, from peer: PeerID) {
         if let segment = verification.segments[report.checkID] {
             segmentVerified(report, pending: segment, from: peer)
             return
@@ -184,14 +184,14 @@ extension CoordinatorCore {
 
     /// A worker is gone: its checks are done here, and who it was is forgotten (it says again
     /// when it comes back).
-    mutating func verifierLeft(_ peer: [UInt8], now: ContinuousClock.Instant) {
+    mutating func verifierLeft(_ peer: PeerID, now: ContinuousClock.Instant) {
         verification.identities.removeValue(forKey: peer)
         verification.outgoing.forget(verifier: peer)
         takeBackChecks(now: now, from: peer)
     }
 
     /// Checks whose verifier did not answer in time, or left, are done here instead.
-    mutating func takeBackChecks(now: ContinuousClock.Instant, from gone: [UInt8]? = nil) {
+    mutating func takeBackChecks(now: ContinuousClock.Instant, from gone: PeerID? = nil) {
         let overdue = verification.pending.filter { id, check in
             check.verifier == gone || now - check.sentAt > configuration.verifyDeadline
         }
@@ -214,10 +214,10 @@ extension CoordinatorCore {
     /// A verifier let a check pass its deadline. Not a strike (it may be slow, not hostile),
     /// but it is not asked again: a verifier that never answers would otherwise hold every
     /// output it is given.
-    mutating func markLate(_ verifier: [UInt8]) {
+    mutating func markLate(_ verifier: PeerID) {
         verification.lateVerifiers.insert(verification.identity(of: verifier))
         logger.warning("verifier did not answer in time; checking here, and not asking it again", metadata: [
-            "verifier": "\((workers[verifier]?.hello.workerID ?? String(decoding: verifier, as: UTF8.self)).debugDescription)",
+            "verifier": "\((workers[verifier]?.hello.workerID ?? String(verifier.description)).debugDescription)",
         ])
     }
 
@@ -246,7 +246,7 @@ extension CoordinatorCore {
 
     /// Drops a refused answer: the item is unanswered again and goes elsewhere; the worker is
     /// counted, logged the first time, and quarantined at the threshold (logged once more).
-    mutating func refuse(_ key: ItemKey, from peer: [UInt8], reason: String) {
+    mutating func refuse(_ key: ItemKey, from peer: PeerID, reason: String) {
         verification.refusedResults += 1
         metrics.refusedResults.increment()
         reopen(key, refusing: peer, reason: "its result failed the check: \(reason)")
@@ -256,8 +256,8 @@ extension CoordinatorCore {
     /// Counts a strike against `peer` (a wrong answer, a wrong verdict, a wrong stitch): logged
     /// the first time (as `what`, by default by whether it concerns an item), quarantined at the
     /// threshold (logged once more).
-    mutating func strike(_ peer: [UInt8], reason: String, item key: ItemKey? = nil, what: String? = nil) {
-        let name = workers[peer]?.hello.workerID ?? String(decoding: peer, as: UTF8.self)
+    mutating func strike(_ peer: PeerID, reason: String, item key: ItemKey? = nil, what: String? = nil) {
+        let name = workers[peer]?.hello.workerID ?? String(peer.description)
         switch verification.quarantine.strike(verification.identity(of: peer)) {
         case .first:
             let what = what ?? (key == nil ? "verdict refused: the coordinator's own check says otherwise"

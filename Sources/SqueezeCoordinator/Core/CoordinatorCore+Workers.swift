@@ -5,7 +5,7 @@ import SqueezeZMQ
 
 /// Workers: their messages, heartbeats and liveness, departures, storage per job.
 extension CoordinatorCore {
-    mutating func receive(_ message: WireMessage, from peer: [UInt8]) {
+    mutating func receive(_ message: WireMessage, from peer: PeerID) {
         let now = now
         switch message {
         case .workerReady(let hello):
@@ -108,7 +108,7 @@ extension CoordinatorCore {
     }
 
     /// Puts back every item a worker held, to be sent again before new work.
-    mutating func requeue(worker peer: [UInt8], now: ContinuousClock.Instant) {
+    mutating func requeue(worker peer: PeerID, now: ContinuousClock.Instant) {
         guard let worker = workers[peer] else { return }
         restartStitches(now: now, leaving: peer)
         for id in jobOrder { freed(job: id, by: peer, all: true) }
@@ -123,7 +123,7 @@ extension CoordinatorCore {
         failStranded()
     }
 
-    mutating func sendFailed(to peer: [UInt8], error: ZMQError) {
+    mutating func sendFailed(to peer: PeerID, error: ZMQError) {
         guard let worker = workers[peer] else { return }
         logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
         workerGone(peer, now: now)
@@ -131,22 +131,22 @@ extension CoordinatorCore {
 
     /// A worker left, fell silent or cannot be reached: its items and stitches go elsewhere,
     /// it is forgotten, and the checks it was to make are made by others.
-    mutating func workerGone(_ peer: [UInt8], now: ContinuousClock.Instant) {
+    mutating func workerGone(_ peer: PeerID, now: ContinuousClock.Instant) {
         requeue(worker: peer, now: now)
         workers.remove(peer)
         verifierLeft(peer, now: now)
         pump()
     }
 
-    mutating func countMalformed(_ error: any Error, from peer: [UInt8]) {
+    mutating func countMalformed(_ error: any Error, from peer: PeerID) {
         malformedMessages += 1
         warn("dropped malformed message", metadata: [
-            "peer": "\(String(decoding: peer.prefix(64), as: UTF8.self).debugDescription)", "error": "\(error)", "count": "\(malformedMessages)",
+            "peer": "\(peer.description)", "error": "\(error)", "count": "\(malformedMessages)",
         ])
     }
 
     /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
-    mutating func identify(_ peer: [UInt8], userID: String?) {
+    mutating func identify(_ peer: PeerID, userID: String?) {
         verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: userID)
     }
 
@@ -187,7 +187,7 @@ extension CoordinatorCore {
 
     /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
     /// remote when it says so, a probe when it is in `auto` mode.
-    mutating func assignStorage(worker peer: [UInt8], job id: UInt64) {
+    mutating func assignStorage(worker peer: PeerID, job id: UInt64) {
         guard let job = jobs[id], let start = workers.startStorage(
             of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, at: now) else { return }
         switch start {

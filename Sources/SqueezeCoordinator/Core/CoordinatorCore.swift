@@ -46,7 +46,7 @@ struct CoordinatorCore {
     /// How recently ended jobs ended, for a client that attaches after the fact (newest first).
     var endedJobs: [(accepted: JobAccepted, summary: JobSummary)] = []
     /// When each client was last heard from; judges the liveness of the jobs it follows.
-    var clientsHeard: [[UInt8]: ContinuousClock.Instant] = [:]
+    var clientsHeard: [PeerID: ContinuousClock.Instant] = [:]
     /// Malformed or unexpected messages received and dropped.
     var malformedMessages = 0 {
         didSet { metrics.malformedMessages.increment(by: max(0, malformedMessages - oldValue)) }
@@ -160,13 +160,13 @@ struct CoordinatorCore {
     }
 
     /// Sends `message` to worker `peer`: it needs no heartbeat for a while.
-    mutating func send(_ message: WireMessage, to peer: [UInt8]) {
+    mutating func send(_ message: WireMessage, to peer: PeerID) {
         outbox.append(.send(message, to: peer))
         workers.sent(peer, at: now)
     }
 
     /// Sends a `verify` item; its deflate frames are the ones the answer came in (no copy).
-    mutating func sendVerify(_ request: VerifyRequest, to peer: [UInt8]) {
+    mutating func sendVerify(_ request: VerifyRequest, to peer: PeerID) {
         send(.verify(request), to: peer)
     }
 

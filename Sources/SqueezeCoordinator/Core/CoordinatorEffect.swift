@@ -4,7 +4,7 @@ import SqueezeProtocol
 /// What the coordinator's core decides to do and the actor carries out, in order.
 enum CoordinatorEffect: Sendable {
     /// A message to a worker (on the workers' endpoint).
-    case send(WireMessage, to: [UInt8])
+    case send(WireMessage, to: PeerID)
     /// An item for a remote worker: a reader loads its blocks and sends it.
     case dispatch(Dispatch)
     /// A command for writer partition `partition`.

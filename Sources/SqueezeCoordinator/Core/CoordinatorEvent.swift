@@ -6,11 +6,11 @@ import SqueezeZMQ
 /// (`CoordinatorCore.handle(_:at:)`) and leaves effects for the actor to carry out.
 enum CoordinatorEvent: Sendable {
     /// A decoded message from a worker; `userID` is what ZAP said of its CURVE key.
-    case workerMessage(WireMessage, from: [UInt8], userID: String?)
+    case workerMessage(WireMessage, from: PeerID, userID: String?)
     /// A message from `peer` (worker or client) that did not decode or was not expected.
-    case malformed(any Error, from: [UInt8])
+    case malformed(any Error, from: PeerID)
     /// A send to a worker failed.
-    case workerSendFailed([UInt8], ZMQError)
+    case workerSendFailed(PeerID, ZMQError)
     /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.
     case tick
     /// A batch of a job's scan was read.
@@ -35,7 +35,7 @@ enum CoordinatorEvent: Sendable {
     /// A job is to end as `state` (cancelled, or failed), for `reason`.
     case cancel(UInt64, reason: String, as: JobState)
     /// A client sent something.
-    case clientHeard([UInt8])
+    case clientHeard(PeerID)
     /// A send to a client failed.
-    case clientSendFailed([UInt8], ZMQError)
+    case clientSendFailed(PeerID, ZMQError)
 }

@@ -16,7 +16,7 @@ struct PieceBlock: Sendable {
     var storedCRC: UInt32?
     /// The verifier that reported `storedCRC` (its routing id); nil when the coordinator read
     /// it. Blamed if the piece turns out not to have it.
-    var storedCRCReporter: [UInt8]?
+    var storedCRCReporter: PeerID?
     /// The item, attempt and position in the item that wrote it (a stitch names it by them).
     var item: UInt64
     /// The accepted attempt.

@@ -30,10 +30,10 @@ extension Coordinator {
                 switch event {
                 case .message(let message):
                     guard message.frames.count >= 2 else {
-                        await handle(.malformed(ProtocolError.empty, from: message.frames.first.map(Array.init) ?? []))
+                        await handle(.malformed(ProtocolError.empty, from: PeerID(message.frames.first.map(Array.init) ?? [])))
                         continue
                     }
-                    let peer = Array(message.frames[0])
+                    let peer = PeerID(Array(message.frames[0]))
                     let envelope: WireEnvelope
                     do {
                         envelope = try WireCodec.decode(message.frames.dropFirst())
@@ -42,7 +42,7 @@ extension Coordinator {
                         // A request whose header is sound gets an answer, so its client never waits forever.
                         if let header = try? MessageHeader(decoding: message.frames[1]), header.type == .submit {
                             let reply = ErrorReply(message: "submit refused: \(error)")
-                            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: header.correlation)))
+                            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: header.correlation)))
                         }
                         continue
                     }
@@ -64,19 +64,19 @@ extension Coordinator {
                         await cancel(job: id, reason: "cancelled by the client")
                     case .statusRequest:
                         let status = await status()
-                        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.statusReply(status), correlation: envelope.correlation)))
+                        endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.statusReply(status), correlation: envelope.correlation)))
                     case .heartbeat:
                         // A heartbeat naming a job is echoed with its id only while that job
                         // runs for this client; a plain answer tells it the job is gone.
                         let job = envelope.correlation
                         let running = job != 0 ? await follows(job, peer) : false
                         let echo = running ? job : 0
-                        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.heartbeat, correlation: echo)))
+                        endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.heartbeat, correlation: echo)))
                     default:
                         await handle(.malformed(ProtocolError.malformed("unexpected \(envelope.message.type) on the client endpoint"), from: peer))
                     }
                 case .sendFailed(let message, let error):
-                    await handle(.clientSendFailed(message.frames.first.map(Array.init) ?? [], error))
+                    await handle(.clientSendFailed(PeerID(message.frames.first.map(Array.init) ?? []), error))
                 case .tick:
                     break  // this endpoint has no clock; the workers' endpoint drives `tick`
                 }
@@ -85,7 +85,7 @@ extension Coordinator {
     }
 
     /// Starts one submitted job and forwards its events to the client until `finished`.
-    private nonisolated func serve(_ request: JobRequest, correlation: UInt64, from peer: [UInt8], on endpoint: ZMQEndpoint) async {
+    private nonisolated func serve(_ request: JobRequest, correlation: UInt64, from peer: PeerID, on endpoint: ZMQEndpoint) async {
         let follows = request.detached != true
         let accepted: JobAccepted
         let events: AsyncStream<JobEvent>
@@ -93,30 +93,30 @@ extension Coordinator {
             (accepted, events) = try await submit(request, owner: follows ? peer : nil, client: peer)
         } catch {
             let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
-            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: correlation)))
+            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: correlation)))
             return
         }
-        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
+        endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
         // A detached job's events are still drained, so they do not pile up in memory.
         for await event in events where follows {
-            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.jobEvent(event))))
+            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.jobEvent(event))))
         }
     }
 
     /// Attaches a client to an existing job and forwards its events until `finished`.
-    private nonisolated func serve(_ request: AttachRequest, correlation: UInt64, from peer: [UInt8], on endpoint: ZMQEndpoint) async {
+    private nonisolated func serve(_ request: AttachRequest, correlation: UInt64, from peer: PeerID, on endpoint: ZMQEndpoint) async {
         let accepted: JobAccepted
         let events: AsyncStream<JobEvent>
         do {
             (accepted, events) = try await attach(request, client: peer)
         } catch {
             let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
-            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.error(reply), correlation: correlation)))
+            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: correlation)))
             return
         }
-        endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
+        endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.submitted(accepted), correlation: correlation)))
         for await event in events {
-            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(.jobEvent(event))))
+            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.jobEvent(event))))
         }
     }
 }

@@ -169,7 +169,7 @@ extension Coordinator {
         for record in running {
             do {
                 let request = try JSONDecoder().decode(JobRequest.self, from: record.request)
-                _ = try await submit(request, owner: nil, client: [], resuming: record)
+                _ = try await submit(request, owner: nil, client: PeerID([]), resuming: record)
             } catch {
                 let reason = "could not be resumed: \((error as? CoordinatorError)?.message ?? "\(error)")"
                 logger.error("job \(reason)", metadata: ["job": "\(record.id)", "source": "\(record.source)"])
@@ -186,10 +186,10 @@ extension Coordinator {
             switch event {
             case .message(let message):
                 guard message.frames.count >= 2 else {
-                    await handle(.malformed(ProtocolError.empty, from: message.frames.first.map(Array.init) ?? []))
+                    await handle(.malformed(ProtocolError.empty, from: PeerID(message.frames.first.map(Array.init) ?? [])))
                     continue
                 }
-                let peer = Array(message.frames[0])
+                let peer = PeerID(Array(message.frames[0]))
                 do {
                     let envelope = try WireCodec.decode(message.frames.dropFirst())
                     await handle(.workerMessage(envelope.message, from: peer, userID: message.userID))
@@ -197,7 +197,7 @@ extension Coordinator {
                     await handle(.malformed(error, from: peer))
                 }
             case .sendFailed(let message, let error):
-                await handle(.workerSendFailed(message.frames.first.map(Array.init) ?? [], error))
+                await handle(.workerSendFailed(PeerID(message.frames.first.map(Array.init) ?? []), error))
             case .tick:
                 await handle(.tick)
             }
@@ -225,12 +225,12 @@ extension Coordinator {
                 // Before the `work` message leaves, so no answer can come before its sources.
                 if dispatch.verify { await handle(.read(dispatch, sources: sources)) }
                 let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
-                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.work(work))))
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.work(work))))
             case .failure(let failures):
                 await handle(.readFailed(dispatch, failures))
             }
             for check in dispatch.checks {
-                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID)] + WireCodec.encode(.verify(check))))
+                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.verify(check))))
             }
         }
     }

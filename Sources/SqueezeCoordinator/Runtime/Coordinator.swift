@@ -129,7 +129,7 @@ public actor Coordinator {
     /// Validates and scans `request`, then starts it. The stream carries the job's events and
     /// ends after `.finished`.
     public func submit(_ request: JobRequest) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
-        try await submit(request, owner: nil, client: [])
+        try await submit(request, owner: nil, client: PeerID([]))
     }
 
     /// Takes up the journal's job `record` again, as `request` asks now, and returns its events
@@ -141,14 +141,14 @@ public actor Coordinator {
         if record.state != .running {
             try await pool.run { try journal.updateJob(record.id, state: .running, totals: record.totals, finishedAt: nil, message: nil) }
         }
-        return try await submit(request, owner: nil, client: [], resuming: record, followed: true)
+        return try await submit(request, owner: nil, client: PeerID([]), resuming: record, followed: true)
     }
 
     /// `submit` for a job whose client (`owner`) must stay alive while it runs. `client` is the
     /// submitter's routing id, whatever it follows: jobs take turns by client first. A job
     /// `resuming` a journal's keeps no events unless `followed`: no submitter reads them.
     func submit(
-        _ request: JobRequest, owner: [UInt8]?, client: [UInt8], resuming: JournalJob? = nil, followed: Bool = false
+        _ request: JobRequest, owner: PeerID?, client: PeerID, resuming: JournalJob? = nil, followed: Bool = false
     ) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
         guard !core.stopping && !shutdownSignal.requested else { throw CoordinatorError("coordinator is shutting down") }
         try JobRequestRules.checkFields(of: request)
@@ -232,7 +232,7 @@ public actor Coordinator {
     }
 
     /// A stream of job `request.jobID`'s events for client `peer` (see `CoordinatorCore.attach`).
-    func attach(_ request: AttachRequest, client peer: [UInt8]) throws -> (JobAccepted, AsyncStream<JobEvent>) {
+    func attach(_ request: AttachRequest, client peer: PeerID) throws -> (JobAccepted, AsyncStream<JobEvent>) {
         core.advance(to: .current())
         let (events, stream) = AsyncStream.makeStream(of: JobEvent.self)
         switch try core.attach(request, client: peer) {
@@ -251,7 +251,7 @@ public actor Coordinator {
     }
 
     /// Whether client `peer` follows job `job`, which still runs.
-    func follows(_ job: UInt64, _ peer: [UInt8]) -> Bool {
+    func follows(_ job: UInt64, _ peer: PeerID) -> Bool {
         core.follows(job, peer)
     }
 

@@ -25,7 +25,7 @@ struct CoordinatorOutbox: Sendable {
     func perform(_ effect: CoordinatorEffect) {
         switch effect {
         case .send(let message, let peer):
-            endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
+            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(message)))
         case .dispatch(let dispatch):
             dispatches.yield(dispatch)
         case .write(let command, let partition) where partition < writers.count:

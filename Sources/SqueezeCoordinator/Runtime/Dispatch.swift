@@ -4,7 +4,7 @@ import SqueezeProtocol
 /// An item the actor assigned to a worker, for a reader task to load from disk and send.
 struct Dispatch: Sendable {
     /// The worker's ZeroMQ routing id.
-    var routingID: [UInt8]
+    var routingID: PeerID
     /// The job.
     var job: UInt64
     /// The item.

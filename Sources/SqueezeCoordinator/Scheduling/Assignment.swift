@@ -1,7 +1,7 @@
 /// A scheduling decision: send `item` to `worker`.
 struct Assignment: Sendable, Equatable {
     /// The worker's routing id.
-    var worker: [UInt8]
+    var worker: PeerID
     /// The item.
     var item: ItemKey
 }

@@ -7,7 +7,7 @@
 struct FairOrder: Sendable {
     /// One client's jobs, in the order they were added, and whose turn is next among them.
     private struct Client: Sendable {
-        var key: [UInt8]
+        var key: PeerID
         var jobs: [UInt64]
         var next = 0
     }
@@ -32,7 +32,7 @@ struct FairOrder: Sendable {
     var jobs: [UInt64] { clients.flatMap(\.jobs) }
 
     /// Adds job `id`, submitted by `client`, after that client's other jobs.
-    mutating func add(_ id: UInt64, client: [UInt8]) {
+    mutating func add(_ id: UInt64, client: PeerID) {
         if let index = clients.firstIndex(where: { $0.key == client }) {
             clients[index].jobs.append(id)
         } else {

@@ -5,20 +5,20 @@ struct ItemRetries: Sendable {
     /// Distinct workers an item may go wrong on before its files fail.
     let limit: Int
     /// Per item that went wrong at least once: the workers it went wrong on.
-    private var tried: [ItemKey: Set<[UInt8]>] = [:]
+    private var tried: [ItemKey: Set<PeerID>] = [:]
 
     init(limit: Int = 3) {
         self.limit = max(1, limit)
     }
 
     /// Workers `item` must not go to again (empty for an item that never went wrong).
-    func excluded(_ item: ItemKey) -> Set<[UInt8]> { tried[item] ?? [] }
+    func excluded(_ item: ItemKey) -> Set<PeerID> { tried[item] ?? [] }
 
     /// Whether `item` went wrong before: only such items have workers to avoid.
     func hasExclusions(_ item: ItemKey) -> Bool { tried[item] != nil }
 
     /// Records that `item` went wrong on `worker`; returns on how many distinct workers it has.
-    mutating func record(_ item: ItemKey, on worker: [UInt8]) -> Int {
+    mutating func record(_ item: ItemKey, on worker: PeerID) -> Int {
         tried[item, default: []].insert(worker)
         return tried[item]?.count ?? 0
     }
@@ -38,5 +38,5 @@ struct ItemRetries: Sendable {
     }
 
     /// Items that went wrong somewhere, for finding those no worker is left to try.
-    var items: Dictionary<ItemKey, Set<[UInt8]>>.Keys { tried.keys }
+    var items: Dictionary<ItemKey, Set<PeerID>>.Keys { tried.keys }
 }

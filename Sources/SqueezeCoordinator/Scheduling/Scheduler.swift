@@ -10,13 +10,13 @@ import SqueezeGzip
 struct Scheduler: Sendable {
     /// One worker holding an item, and since when.
     private struct Holder: Sendable {
-        var worker: [UInt8]
+        var worker: PeerID
         var since: ContinuousClock.Instant
         /// The item's uncompressed bytes (0: unknown): its deadline grows with them.
         var bytes: UInt64
     }
 
-    private(set) var workers: [[UInt8]: SchedulerWorker] = [:]
+    private(set) var workers: [PeerID: SchedulerWorker] = [:]
     private(set) var jobs: [UInt64: SchedulerJob] = [:]
     /// Running jobs by client; dispatch goes round-robin over clients, then over their jobs.
     private var fair = FairOrder()
@@ -49,7 +49,7 @@ struct Scheduler: Sendable {
     /// registers again (it reconnected) gives back what it held: those items are returned,
     /// already requeued.
     @discardableResult
-    mutating func addWorker(_ id: [UInt8], credit: Int, relayCredit: Int? = nil, engines: Set<CompressionEngine>) -> [ItemKey] {
+    mutating func addWorker(_ id: PeerID, credit: Int, relayCredit: Int? = nil, engines: Set<CompressionEngine>) -> [ItemKey] {
         let requeued = removeWorker(id)
         let credit = max(0, credit)
         workers[id] = SchedulerWorker(credit: credit, relayCredit: min(credit, max(0, relayCredit ?? credit)), engines: engines)
@@ -59,7 +59,7 @@ struct Scheduler: Sendable {
     /// Forgets a worker (it left, fell silent or could not be reached); the items only it held
     /// go to the front of their jobs' queues and are returned.
     @discardableResult
-    mutating func removeWorker(_ id: [UInt8]) -> [ItemKey] {
+    mutating func removeWorker(_ id: PeerID) -> [ItemKey] {
         guard let worker = workers[id] else { return [] }
         var requeued: [ItemKey] = []
         for key in worker.inFlight.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
@@ -74,7 +74,7 @@ struct Scheduler: Sendable {
     }
 
     /// Forgets that `worker` holds `key`; returns whether nobody holds it any more.
-    private mutating func dropHolder(_ worker: [UInt8], of key: ItemKey) -> Bool {
+    private mutating func dropHolder(_ worker: PeerID, of key: ItemKey) -> Bool {
         workers[worker]?.inFlight.remove(key)
         guard var list = holders[key] else { return true }
         list.removeAll { $0.worker == worker }
@@ -84,18 +84,18 @@ struct Scheduler: Sendable {
 
     /// Holds back job `job`'s items from `worker` (until `resume`): how they should travel to
     /// it is not known yet.
-    mutating func pause(_ job: UInt64, on worker: [UInt8]) {
+    mutating func pause(_ job: UInt64, on worker: PeerID) {
         workers[worker]?.paused.insert(job)
     }
 
     /// Lets `worker` have job `job`'s items again.
-    mutating func resume(_ job: UInt64, on worker: [UInt8]) {
+    mutating func resume(_ job: UInt64, on worker: PeerID) {
         workers[worker]?.paused.remove(job)
     }
 
     /// Says whether `worker` reads and writes job `job`'s files itself (its items go to it by
     /// reference, outside the relay budget) or gets them in messages (the default).
-    mutating func setReadsItself(_ job: UInt64, on worker: [UInt8], _ readsItself: Bool) {
+    mutating func setReadsItself(_ job: UInt64, on worker: PeerID, _ readsItself: Bool) {
         if readsItself {
             workers[worker]?.readsItself.insert(job)
         } else {
@@ -112,10 +112,10 @@ struct Scheduler: Sendable {
     }
 
     /// Items `id` holds now (0 for an unknown worker).
-    func busy(_ id: [UInt8]) -> Int { workers[id]?.inFlight.count ?? 0 }
+    func busy(_ id: PeerID) -> Int { workers[id]?.inFlight.count ?? 0 }
 
     /// Since when `worker` holds `item`, or nil when it does not.
-    func heldSince(_ item: ItemKey, by worker: [UInt8]) -> ContinuousClock.Instant? {
+    func heldSince(_ item: ItemKey, by worker: PeerID) -> ContinuousClock.Instant? {
         holders[item]?.first { $0.worker == worker }?.since
     }
 
@@ -138,7 +138,7 @@ struct Scheduler: Sendable {
     /// Adds a job of `items` items (ids 0..<items), dispatched at most `window` items ahead of
     /// its oldest unwritten one, to workers that have `engine`. `client` (the submitter's
     /// routing id) decides its turns: clients take turns, then their jobs.
-    mutating func addJob(_ id: UInt64, items: Int, window: Int, engine: CompressionEngine, client: [UInt8] = []) {
+    mutating func addJob(_ id: UInt64, items: Int, window: Int, engine: CompressionEngine, client: PeerID = PeerID([])) {
         guard jobs[id] == nil else { return }
         jobs[id] = SchedulerJob(items: items, window: window, engine: engine)
         fair.add(id, client: client)
@@ -163,7 +163,7 @@ struct Scheduler: Sendable {
 
     /// Ends a job (finished, cancelled or failed). Returns the workers that held its items,
     /// which should be told to drop them; their credit is free again.
-    mutating func removeJob(_ id: UInt64) -> [[UInt8]] {
+    mutating func removeJob(_ id: UInt64) -> [PeerID] {
         guard jobs.removeValue(forKey: id) != nil else { return [] }
         fair.remove(id)
         retries.forget(job: id)
@@ -176,7 +176,7 @@ struct Scheduler: Sendable {
             workers[worker]?.readsItself.remove(id)
         }
         holders = holders.filter { $0.key.job != id }
-        return named.sorted { $0.lexicographicallyPrecedes($1) }
+        return named.sorted()
     }
 
     /// Whether `item` is done, or its job has ended.
@@ -219,7 +219,7 @@ struct Scheduler: Sendable {
     }
 
     /// The first of job `id`'s retries that some worker with credit may take, and that worker.
-    private mutating func nextRetry(of id: UInt64, engine: CompressionEngine) -> (UInt64, [UInt8])? {
+    private mutating func nextRetry(of id: UInt64, engine: CompressionEngine) -> (UInt64, PeerID)? {
         jobs[id]?.pruneRetries()
         guard let queue = jobs[id]?.retry, !queue.isEmpty else { return nil }
         for item in queue {
@@ -232,7 +232,7 @@ struct Scheduler: Sendable {
     }
 
     /// Job `id`'s next item never sent, within its window, and the freest worker for it.
-    private mutating func nextPending(of id: UInt64, engine: CompressionEngine) -> (UInt64, [UInt8])? {
+    private mutating func nextPending(of id: UInt64, engine: CompressionEngine) -> (UInt64, PeerID)? {
         guard let item = jobs[id]?.peekPending(), let worker = freestWorker(for: ItemKey(job: id, item: item), with: engine) else { return nil }
         _ = jobs[id]?.takePending()
         return (item, worker)
@@ -256,7 +256,7 @@ struct Scheduler: Sendable {
         return nil
     }
 
-    private mutating func hold(_ key: ItemKey, by worker: [UInt8], now: ContinuousClock.Instant) {
+    private mutating func hold(_ key: ItemKey, by worker: PeerID, now: ContinuousClock.Instant) {
         workers[worker]?.inFlight.insert(key)
         if workers[worker]?.readsItself.contains(key.job) == false { jobs[key.job]?.chargeRelay(key.item) }
         holders[key, default: []].append(Holder(worker: worker, since: now, bytes: jobs[key.job]?.bytes(of: key.item) ?? 0))
@@ -266,17 +266,17 @@ struct Scheduler: Sendable {
     /// excluded, not paused for its job, and, unless it reads the job's files itself, within
     /// its relay credit and only while the relay budget has room for the item. Ties go to the smaller routing id, so the
     /// same events always give the same decisions.
-    private func freestWorker(for item: ItemKey, with engine: CompressionEngine, excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
+    private func freestWorker(for item: ItemKey, with engine: CompressionEngine, excluding excluded: Set<PeerID> = []) -> PeerID? {
         let job = item.job
         let mayRelay = relayFits(item)
-        var best: (id: [UInt8], available: Int)?
+        var best: (id: PeerID, available: Int)?
         for (id, worker) in workers where worker.engines.contains(engine) && !excluded.contains(id)
             && !worker.paused.contains(job) && (mayRelay || worker.readsItself.contains(job)) {
             let available = worker.available(for: job)
             guard available > 0 else { continue }
             if let current = best {
                 guard available > current.available
-                    || (available == current.available && id.lexicographicallyPrecedes(current.id)) else { continue }
+                    || (available == current.available && id < current.id) else { continue }
             }
             best = (id, available)
         }
@@ -299,7 +299,7 @@ struct Scheduler: Sendable {
     /// A result for `item` from `worker`. Only the first answer, and only from a worker
     /// holding the item, is accepted; the item is then done and that worker's credit free.
     /// The window moves on only when it is `written`.
-    mutating func complete(_ item: ItemKey, from worker: [UInt8], now: ContinuousClock.Instant) -> ResultVerdict {
+    mutating func complete(_ item: ItemKey, from worker: PeerID, now: ContinuousClock.Instant) -> ResultVerdict {
         let verdict = judge(item, from: worker)
         switch verdict {
         case .accepted:
@@ -323,7 +323,7 @@ struct Scheduler: Sendable {
     /// `itemFailed` for `item` from `worker`: counts only from a worker holding it, which then
     /// no longer does. With a copy still out elsewhere only this copy failed (`.late`); else
     /// the item stays unfinished and the caller decides its fate.
-    mutating func fail(_ item: ItemKey, from worker: [UInt8]) -> ResultVerdict {
+    mutating func fail(_ item: ItemKey, from worker: PeerID) -> ResultVerdict {
         let verdict = judge(item, from: worker)
         switch verdict {
         case .accepted:
@@ -338,11 +338,11 @@ struct Scheduler: Sendable {
 
     /// What `complete` would make of an answer, without taking it: for checking the answer's
     /// contents before it counts.
-    func verdict(_ item: ItemKey, from worker: [UInt8]) -> ResultVerdict {
+    func verdict(_ item: ItemKey, from worker: PeerID) -> ResultVerdict {
         judge(item, from: worker)
     }
 
-    private func judge(_ item: ItemKey, from worker: [UInt8]) -> ResultVerdict {
+    private func judge(_ item: ItemKey, from worker: PeerID) -> ResultVerdict {
         guard let job = jobs[item.job] else { return .late }
         guard job.contains(item.item) else { return .unknownItem }
         if job.isDone(item.item) { return .late }
@@ -355,7 +355,7 @@ struct Scheduler: Sendable {
     /// bounces back to the same one; unless a copy is still out elsewhere (that copy decides),
     /// or it has gone wrong on `ItemRetries.limit` workers or no other connected worker with
     /// its engine is left to try (its files fail: `giveUp`, and the item is settled by the caller).
-    mutating func wentWrong(_ item: ItemKey, on worker: [UInt8]) -> RetryDecision {
+    mutating func wentWrong(_ item: ItemKey, on worker: PeerID) -> RetryDecision {
         // Only its holder's word counts: a forger must not use up an item's retries.
         guard judge(item, from: worker) == .accepted else { return .notHolder }
         _ = retries.record(item, on: worker)
@@ -365,7 +365,7 @@ struct Scheduler: Sendable {
 
     /// Whether some worker other than `worker`, and other than those `item` already went
     /// wrong on, may take `item` (it has credit and the job's engine).
-    func canRetryElsewhere(_ item: ItemKey, than worker: [UInt8]) -> Bool {
+    func canRetryElsewhere(_ item: ItemKey, than worker: PeerID) -> Bool {
         guard let engine = jobs[item.job]?.engine else { return false }
         let excluded = retries.excluded(item).union([worker])
         return workers.contains { $0.value.credit > 0 && $0.value.engines.contains(engine) && !excluded.contains($0.key) }
@@ -406,7 +406,7 @@ struct Scheduler: Sendable {
 
     /// Takes `item` back from `worker` without an answer (its read failed: no fault of the
     /// worker's) and queues it to be sent again, unless a copy is still out elsewhere.
-    mutating func requeue(_ item: ItemKey, from worker: [UInt8]?) {
+    mutating func requeue(_ item: ItemKey, from worker: PeerID?) {
         if let worker, !dropHolder(worker, of: item) { return }
         jobs[item.job]?.requeue(item.item)
     }
@@ -415,7 +415,7 @@ struct Scheduler: Sendable {
     /// its worker could not read the source): the item is unanswered again and, like an item
     /// that went wrong on its holder, goes to a worker it has not gone wrong on, unless a copy
     /// is still out with someone else; or is given up (its files fail) when none is left.
-    mutating func reopen(_ item: ItemKey, refusing worker: [UInt8]) -> RetryDecision {
+    mutating func reopen(_ item: ItemKey, refusing worker: PeerID) -> RetryDecision {
         guard jobs[item.job]?.contains(item.item) == true else { return .notHolder }
         jobs[item.job]?.reopen(item.item)
         // Already written or given up: there is nothing to take back.
@@ -427,7 +427,7 @@ struct Scheduler: Sendable {
 
     /// Stops giving `worker` work (its answers were refused too often): it stays registered
     /// with no credit, and the items it held go to the front of their jobs' queues.
-    mutating func quarantine(_ worker: [UInt8]) {
+    mutating func quarantine(_ worker: PeerID) {
         guard let engines = workers[worker]?.engines else { return }
         addWorker(worker, credit: 0, engines: engines)
     }

@@ -4,20 +4,20 @@
 /// delay only (sub-millisecond on a LAN). Samples come from `clock` messages, sent with each
 /// heartbeat, and from `timing` messages, sent just before an answer.
 struct ClockOffsets: Sendable {
-    private var offsets: [[UInt8]: Int64] = [:]
+    private var offsets: [PeerID: Int64] = [:]
 
     /// Takes a sample from `peer`. Times are range-checked by the decoder (below 2^61).
-    mutating func sample(_ peer: [UInt8], sent: Int64, received: Int64) {
+    mutating func sample(_ peer: PeerID, sent: Int64, received: Int64) {
         let candidate = received - sent
         if let known = offsets[peer], known <= candidate { return }
         offsets[peer] = candidate
     }
 
     /// The estimate for `peer`, or nil before its first sample.
-    func offset(of peer: [UInt8]) -> Int64? { offsets[peer] }
+    func offset(of peer: PeerID) -> Int64? { offsets[peer] }
 
     /// Forgets a worker that left (it may come back with another clock: a new host).
-    mutating func forget(_ peer: [UInt8]) {
+    mutating func forget(_ peer: PeerID) {
         offsets.removeValue(forKey: peer)
     }
 }

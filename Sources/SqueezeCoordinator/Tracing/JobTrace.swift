@@ -9,7 +9,7 @@ struct JobTrace: Sendable {
     /// Identifies an attempt: an item goes to a given worker at most once at a time.
     private struct AttemptKey: Hashable, Sendable {
         var item: UInt64
-        var peer: [UInt8]
+        var peer: PeerID
     }
 
     /// A worker as first seen by this trace.
@@ -31,8 +31,8 @@ struct JobTrace: Sendable {
     private var open: [AttemptKey: TracedAttempt] = [:]
     /// The attempt whose answer won, per item, until its blocks are written.
     private var winners: [UInt64: AttemptKey] = [:]
-    private var workers: [[UInt8]: TraceWorker] = [:]
-    private var workersToSend: [[UInt8]] = []
+    private var workers: [PeerID: TraceWorker] = [:]
+    private var workersToSend: [PeerID] = []
     private var ended: [TracedAttempt] = []
     private var counters: [TraceCounters] = []
 
@@ -53,7 +53,7 @@ struct JobTrace: Sendable {
     /// An item handed to `peer` at `at`. An attempt of the same item still open with the same
     /// worker (it was taken back and given again) ends as requeued.
     mutating func dispatched(
-        _ item: UInt64, to peer: [UInt8], worker info: WorkerInfo, blocks: Int, bytes: Int, at: Int64, clockOffset: Int64?
+        _ item: UInt64, to peer: PeerID, worker info: WorkerInfo, blocks: Int, bytes: Int, at: Int64, clockOffset: Int64?
     ) {
         let key = AttemptKey(item: item, peer: peer)
         if open[key] != nil { end(key, as: "requeued", at: at) }
@@ -66,7 +66,7 @@ struct JobTrace: Sendable {
     }
 
     /// The coordinator read the item's bytes for `peer` from `readStart` to `readEnd`.
-    mutating func read(_ item: UInt64, for peer: [UInt8], from readStart: Int64, to readEnd: Int64) {
+    mutating func read(_ item: UInt64, for peer: PeerID, from readStart: Int64, to readEnd: Int64) {
         let key = AttemptKey(item: item, peer: peer)
         open[key]?.readStart = readStart - start
         open[key]?.readEnd = readEnd - start
@@ -74,7 +74,7 @@ struct JobTrace: Sendable {
 
     /// The worker's own account of the attempt (already range-checked), mapped onto the
     /// coordinator's clock by `offset` and kept inside the time the item was out.
-    mutating func timing(_ timing: ItemTiming, from peer: [UInt8], offset: Int64, receivedAt: Int64) {
+    mutating func timing(_ timing: ItemTiming, from peer: PeerID, offset: Int64, receivedAt: Int64) {
         let key = AttemptKey(item: timing.itemID, peer: peer)
         guard var attempt = open[key] else { return }
         let low = attempt.readEnd ?? attempt.dispatchedAt
@@ -96,7 +96,7 @@ struct JobTrace: Sendable {
 
     /// `peer` answered at `at`. A winning answer waits for its blocks to be written; any other
     /// ends the attempt (`late`, `failed`).
-    mutating func answered(_ item: UInt64, by peer: [UInt8], at: Int64, won: Bool, outcome: String = "late") {
+    mutating func answered(_ item: UInt64, by peer: PeerID, at: Int64, won: Bool, outcome: String = "late") {
         let key = AttemptKey(item: item, peer: peer)
         guard open[key] != nil else { return }
         open[key]?.answeredAt = at - start
@@ -130,7 +130,7 @@ struct JobTrace: Sendable {
     }
 
     /// `peer` left or fell silent: what it held and had not answered is requeued.
-    mutating func workerLost(_ peer: [UInt8], at: Int64) {
+    mutating func workerLost(_ peer: PeerID, at: Int64) {
         for key in open.keys where key.peer == peer && open[key]?.answeredAt == nil {
             end(key, as: "requeued", at: at)
         }
@@ -168,7 +168,7 @@ struct JobTrace: Sendable {
         if winners[key.item] == key { winners.removeValue(forKey: key.item) }
     }
 
-    private mutating func worker(_ peer: [UInt8], _ info: WorkerInfo, clockOffset: Int64?) -> Int {
+    private mutating func worker(_ peer: PeerID, _ info: WorkerInfo, clockOffset: Int64?) -> Int {
         if let known = workers[peer] { return known.index }
         let index = workers.count + 1
         workers[peer] = TraceWorker(index: index, workerID: info.workerID, host: info.host, slots: info.slots, clockOffsetMicros: clockOffset)

@@ -14,7 +14,7 @@ import SqueezeProtocol
 /// answer waiting for its check may hold dispatch, and a message of megabytes costs the same
 /// wake as a reference.
 struct OutgoingChecks: Sendable {
-    private var held: [[UInt8]: [VerifyRequest]] = [:]
+    private var held: [PeerID: [VerifyRequest]] = [:]
 
     /// Whether a check for a verifier with `inFlight` items out should wait for the next
     /// dispatch to it rather than leave on its own; `carriesBytes` when it sends compressed
@@ -25,17 +25,17 @@ struct OutgoingChecks: Sendable {
     var isEmpty: Bool { held.isEmpty }
 
     /// Keeps `request` for `verifier`, after those already kept for it.
-    mutating func hold(_ request: VerifyRequest, for verifier: [UInt8]) {
+    mutating func hold(_ request: VerifyRequest, for verifier: PeerID) {
         held[verifier, default: []].append(request)
     }
 
     /// The checks kept for `verifier`, in the order they were kept; none are kept after.
-    mutating func take(for verifier: [UInt8]) -> [VerifyRequest] {
+    mutating func take(for verifier: PeerID) -> [VerifyRequest] {
         held.removeValue(forKey: verifier) ?? []
     }
 
     /// Every kept check by verifier; none are kept after.
-    mutating func takeAll() -> [(verifier: [UInt8], requests: [VerifyRequest])] {
+    mutating func takeAll() -> [(verifier: PeerID, requests: [VerifyRequest])] {
         defer { held.removeAll() }
         return held.map { (verifier: $0.key, requests: $0.value) }
     }
@@ -49,7 +49,7 @@ struct OutgoingChecks: Sendable {
     }
 
     /// Drops the checks kept for a verifier that left (they are taken back as pending checks).
-    mutating func forget(verifier: [UInt8]) {
+    mutating func forget(verifier: PeerID) {
         held.removeValue(forKey: verifier)
     }
 }

@@ -5,7 +5,7 @@ struct PendingCheck: Sendable {
     /// The answer being checked, as the local check would take it.
     var request: VerificationRequest
     /// Who was asked.
-    var verifier: [UInt8]
+    var verifier: PeerID
     /// When: past the deadline, the coordinator checks the answer itself.
     var sentAt: ContinuousClock.Instant
     /// The claimed CRC of each block sent, and whether it went by reference.

@@ -2,6 +2,6 @@
 struct PendingSegmentCheck: Sendable {
     var check: SegmentCheck
     /// Who was asked, and when: past the deadline, the coordinator checks the segment itself.
-    var verifier: [UInt8]
+    var verifier: PeerID
     var sentAt: ContinuousClock.Instant
 }

@@ -9,7 +9,7 @@ struct SegmentCheck: Sendable {
     var file: FileKey
     var attempt: UInt64
     /// Who stitched it: blamed when the bytes differ.
-    var stitcher: [UInt8]
+    var stitcher: PeerID
     /// The stitched output and the segment's range of it.
     var path: BytePath
     var range: Range<UInt64>

@@ -35,21 +35,21 @@ struct VerificationBook: Sendable {
     /// Who each connected worker is for strikes and quarantine, by routing id: its CURVE key
     /// (the ZAP user id) when it connected with one, so a new worker id does not escape a
     /// quarantine; absent: its routing id.
-    var identities: [[UInt8]: [UInt8]] = [:]
+    var identities: [PeerID: [UInt8]] = [:]
 
     /// The key `peer`'s strikes are counted under.
-    func identity(of peer: [UInt8]) -> [UInt8] { identities[peer] ?? peer }
+    func identity(of peer: PeerID) -> [UInt8] { identities[peer] ?? peer.bytes }
 
     /// The strike key for a worker with `routingID` that connected with ZAP user id `userID`.
     /// A leading 0 byte keeps key identities apart from routing ids (a worker id has no
     /// control characters).
-    static func identity(routingID: [UInt8], userID: String?) -> [UInt8] {
-        guard let userID, !userID.isEmpty else { return routingID }
+    static func identity(routingID: PeerID, userID: String?) -> [UInt8] {
+        guard let userID, !userID.isEmpty else { return routingID.bytes }
         return [0] + Array("curve:\(userID)".utf8)
     }
 
     /// Checks `verifier` has not answered yet.
-    func pendingCount(of verifier: [UInt8]) -> Int {
+    func pendingCount(of verifier: PeerID) -> Int {
         pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
             + segments.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
     }

@@ -6,7 +6,7 @@ import SqueezeProtocol
 struct VerificationRequest: Sendable {
     /// The item and the worker that answered it.
     var item: ItemKey
-    var worker: [UInt8]
+    var worker: PeerID
     /// The blocks that were sent, and what to hand the writers once checked.
     var expected: [BlockRef]
     var blocks: [PendingBlock?]
@@ -18,7 +18,7 @@ struct VerificationRequest: Sendable {
     /// Keeps what the check read of each piece (one CRC per block checked, in order, as
     /// findings come), and who said so (`reporter`, nil for the coordinator): a stitched
     /// segment of them is checked against it.
-    mutating func recordStoredCRCs(_ crcs: [UInt32?], reporter: [UInt8]? = nil) {
+    mutating func recordStoredCRCs(_ crcs: [UInt32?], reporter: PeerID? = nil) {
         var next = crcs.makeIterator()
         for position in checks.indices {
             if case .skipped = checks[position] { continue }

@@ -1,7 +1,7 @@
 /// A worker as the verifier choice sees it: values only, so the choice is tested without sockets.
 struct VerifierCandidate: Sendable, Equatable {
     /// Its routing id.
-    var id: [UInt8]
+    var id: PeerID
     /// It announced the `verify` capability.
     var canVerify: Bool
     /// It is quarantined: its verdicts are not asked for.

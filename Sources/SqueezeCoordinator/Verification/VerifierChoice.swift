@@ -5,14 +5,14 @@
 enum VerifierChoice {
     /// The verifier for an answer from `compressor`, avoiding `excluded` (verifiers that
     /// already failed to answer this check).
-    static func choose(among candidates: [VerifierCandidate], compressor: [UInt8], byReference: Bool,
-                       excluding excluded: Set<[UInt8]> = []) -> [UInt8]? {
+    static func choose(among candidates: [VerifierCandidate], compressor: PeerID, byReference: Bool,
+                       excluding excluded: Set<PeerID> = []) -> PeerID? {
         var best: VerifierCandidate?
         for candidate in candidates where candidate.id != compressor && candidate.canVerify && !candidate.quarantined && !candidate.late
             && (!byReference || candidate.seesStorage) && !excluded.contains(candidate.id) {
             if let current = best {
                 guard candidate.load < current.load
-                    || (candidate.load == current.load && candidate.id.lexicographicallyPrecedes(current.id)) else { continue }
+                    || (candidate.load == current.load && candidate.id < current.id) else { continue }
             }
             best = candidate
         }

@@ -5,7 +5,7 @@ enum VerifierVerdict: Sendable, Equatable {
     case none
     /// `verifier` said the answer is bad: confirmed before the compressing worker gets a
     /// strike; if the answer is good after all, the verifier gets it.
-    case contested(by: [UInt8])
+    case contested(by: PeerID)
     /// `verifier` said good and was audited: if the answer is bad after all, both get one.
-    case audited([UInt8])
+    case audited(PeerID)
 }

@@ -90,7 +90,7 @@ struct CoordinatorCoreTests {
     func silentClient() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
-        let client: [UInt8] = Array("client".utf8)
+        let client: PeerID = "client"
         harness.register(a)
         // 500 ms heartbeats, liveness 3: silent for more than 1.5 s.
         let (job, _) = try harness.startJob(sizes: [4096], owner: client, heartbeatMilliseconds: 500)

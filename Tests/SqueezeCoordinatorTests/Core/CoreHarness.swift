@@ -46,9 +46,9 @@ struct CoreHarness {
 
     /// `peer` registers with `slots` slots and storage `storage` at `offset`.
     @discardableResult
-    mutating func register(_ peer: [UInt8], slots: Int = 1, storage: StorageMode = .remote, at offset: Duration = .zero) -> [CoordinatorEffect] {
+    mutating func register(_ peer: PeerID, slots: Int = 1, storage: StorageMode = .remote, at offset: Duration = .zero) -> [CoordinatorEffect] {
         let hello = WorkerHello(
-            workerID: String(decoding: peer, as: UTF8.self), host: "test", slots: slots, pid: 1,
+            workerID: String(decoding: peer.bytes, as: UTF8.self), host: "test", slots: slots, pid: 1,
             engines: CompressionEngine.allCases.map(\.rawValue), storage: storage)
         return handle(.workerMessage(.workerReady(hello), from: peer, userID: nil), at: offset)
     }
@@ -56,7 +56,7 @@ struct CoreHarness {
     /// Starts a job over files of `sizes` bytes at `offset` (scanned for real, in a folder of
     /// its own); returns its id and what the core decided.
     mutating func startJob(
-        sizes: [Int], verify: Bool = false, owner: [UInt8]? = nil, heartbeatMilliseconds: Int? = nil, at offset: Duration = .zero
+        sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, at offset: Duration = .zero
     ) throws -> (UInt64, [CoordinatorEffect]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
         folders.append(folder)
@@ -76,7 +76,7 @@ struct CoreHarness {
             planner: Planner(blockSize: configuration.blockSize, itemBytes: configuration.itemBytes), earlier: nil, owner: owner,
             at: time(offset).instant, submittedAt: Date())
         core.advance(to: time(offset))
-        core.start(job, client: owner ?? [], first: prepared.firstBatch, resumedWith: nil)
+        core.start(job, client: owner ?? PeerID([]), first: prepared.firstBatch, resumedWith: nil)
         return (id, core.takeEffects())
     }
 
@@ -100,7 +100,7 @@ extension Array where Element == CoordinatorEffect {
     }
 
     /// The messages sent, with their peers.
-    var sent: [(message: WireMessage, peer: [UInt8])] {
+    var sent: [(message: WireMessage, peer: PeerID)] {
         compactMap { if case .send(let message, let peer) = $0 { (message, peer) } else { nil } }
     }
 

@@ -2,9 +2,9 @@ import SqueezeGzip
 import Testing
 @testable import SqueezeCoordinator
 
-private let worker: [UInt8] = Array("w".utf8)
-private let clientA: [UInt8] = [1, 2, 3, 4, 5]
-private let clientB: [UInt8] = [9, 9, 9, 9, 9]
+private let worker: PeerID = "w"
+private let clientA = PeerID([1, 2, 3, 4, 5])
+private let clientB = PeerID([9, 9, 9, 9, 9])
 
 /// Jobs are fair between clients first, then between each client's jobs.
 @Suite("Scheduler: fairness between clients")

@@ -2,7 +2,7 @@ import SqueezeGzip
 import Testing
 @testable import SqueezeCoordinator
 
-private let d: [UInt8] = Array("d".utf8)
+private let d: PeerID = "d"
 
 /// Items that went wrong on a worker (`itemFailed`, a refused result) are retried elsewhere.
 @Suite("Scheduler: retries elsewhere")
@@ -45,7 +45,7 @@ struct ItemRetryTests {
         for worker in [a, b, c, d] { scheduler.addWorker(worker, credit: 1, engines: all) }
         scheduler.addJob(1, items: 1, window: 10, engine: .zlib)
         let item = ItemKey(job: 1, item: 0)
-        var seen: [[UInt8]] = []
+        var seen: [PeerID] = []
         for round in 0..<3 {
             let made = drain(&scheduler)
             #expect(made.count == 1)

@@ -8,9 +8,9 @@ struct RelayBudgetTests {
     static let mib: UInt64 = 1 << 20
 
     /// `count` workers named w0, w1… with `credit` each, all getting items in messages.
-    private func workers(_ count: Int, credit: Int, in scheduler: inout Scheduler) -> [[UInt8]] {
+    private func workers(_ count: Int, credit: Int, in scheduler: inout Scheduler) -> [PeerID] {
         (0..<count).map { index in
-            let id = Array("w\(index)".utf8)
+            let id = PeerID(Array("w\(index)".utf8))
             scheduler.addWorker(id, credit: credit, engines: all)
             return id
         }

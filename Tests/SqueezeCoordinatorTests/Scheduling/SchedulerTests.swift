@@ -200,7 +200,7 @@ struct SchedulerTests {
     @Test("an item held past its deadline goes once to a second worker; the first answer wins and frees the slower copy")
     func speculativeCopy() {
         let start = ContinuousClock.now
-        let c: [UInt8] = Array("c".utf8)
+        let c: PeerID = "c"
         var scheduler = Scheduler(deadline: ItemDeadline(floor: .seconds(5), factor: 10))
         scheduler.addWorker(a, credit: 1, engines: all)
         scheduler.addJob(1, items: 1, window: 10, engine: .zlib)
@@ -239,7 +239,7 @@ struct SchedulerTests {
         _ = scheduler.nextAssignment(now: start + .seconds(5))
         let other = scheduler.nextAssignment(now: start + .seconds(40))
         #expect(other != nil)
-        let first: [UInt8] = other?.worker == a ? b : a
+        let first: PeerID = other?.worker == a ? b : a
         #expect(scheduler.fail(ItemKey(job: 2, item: 0), from: first) == .late)
         #expect(!scheduler.isSettled(ItemKey(job: 2, item: 0)))
     }
@@ -267,7 +267,7 @@ struct SchedulerTests {
     @Test("a big item is given longer than a small one before its copy goes out")
     func copiesFollowItemSize() {
         let start = ContinuousClock.now
-        let c: [UInt8] = Array("c".utf8)
+        let c: PeerID = "c"
         var scheduler = Scheduler(deadline: ItemDeadline(floor: .seconds(1), factor: 2))
         scheduler.addWorker(a, credit: 3, engines: all)
         scheduler.addJob(1, items: 0, window: 10, engine: .zlib)

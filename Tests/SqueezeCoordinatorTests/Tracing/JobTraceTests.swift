@@ -4,8 +4,8 @@ import Testing
 
 /// The trace recorder with made-up times: what each attempt becomes, and what a chunk carries.
 struct JobTraceTests {
-    private let a: [UInt8] = Array("worker-a".utf8)
-    private let b: [UInt8] = Array("worker-b".utf8)
+    private let a: PeerID = "worker-a"
+    private let b: PeerID = "worker-b"
     private func info(_ id: String) -> JobTrace.WorkerInfo { JobTrace.WorkerInfo(workerID: id, host: "h", slots: 2) }
 
     @Test("an answered, checked and written item: times relative to the job's start, worker times mapped and kept inside the dispatch")

@@ -37,7 +37,7 @@ struct OutgoingChecksTests {
         outgoing.hold(check(1), for: a)
         outgoing.hold(check(2), for: b)
         outgoing.hold(check(3), for: b)
-        let all = outgoing.takeAll().sorted { $0.verifier.lexicographicallyPrecedes($1.verifier) }
+        let all = outgoing.takeAll().sorted { $0.verifier < $1.verifier }
         #expect(all.map(\.verifier) == [a, b])
         #expect(all.map { $0.requests.map(\.checkID) } == [[1], [2, 3]])
         #expect(outgoing.isEmpty)

@@ -33,7 +33,7 @@ struct ResultCheckPolicyTests {
         scheduler.addJob(1, items: 2, window: 10, engine: .libdeflate)
         #expect(drain(&scheduler).count == 2)  // a: 0 and 1 (most credit first), or b one of them
         let key = ItemKey(job: 1, item: 0)
-        let holder: [UInt8] = scheduler.busy(a) == 2 ? a : b
+        let holder: PeerID = scheduler.busy(a) == 2 ? a : b
         // Fill b so only a has credit.
         scheduler.addJob(2, items: 1, window: 10, engine: .libdeflate)
         _ = drain(&scheduler)
@@ -70,15 +70,15 @@ struct ResultCheckPolicyTests {
     @Test("strikes: the first is reported, the threshold quarantines once, good answers do not wipe them")
     func strikes() {
         var quarantine = Quarantine(threshold: 3)
-        #expect(quarantine.strike(a) == .first)
-        #expect(quarantine.strike(b) == .first)
-        #expect(quarantine.strike(a) == .repeated)
-        #expect(!quarantine.isQuarantined(a))
-        #expect(quarantine.strike(a) == .quarantined)
-        #expect(quarantine.isQuarantined(a))
-        #expect(quarantine.strike(a) == .repeated, "quarantined once, not again")
-        #expect(quarantine.strikes(of: a) == 3)
-        #expect(!quarantine.isQuarantined(b))
+        #expect(quarantine.strike(a.bytes) == .first)
+        #expect(quarantine.strike(b.bytes) == .first)
+        #expect(quarantine.strike(a.bytes) == .repeated)
+        #expect(!quarantine.isQuarantined(a.bytes))
+        #expect(quarantine.strike(a.bytes) == .quarantined)
+        #expect(quarantine.isQuarantined(a.bytes))
+        #expect(quarantine.strike(a.bytes) == .repeated, "quarantined once, not again")
+        #expect(quarantine.strikes(of: a.bytes) == 3)
+        #expect(!quarantine.isQuarantined(b.bytes))
         #expect(Quarantine(threshold: 0).threshold == 1)
     }
 

@@ -42,7 +42,7 @@ struct StitchCheckTests {
         let expected = StitchSegment.expectedCRC(
             header: header, pieces: blocks.map { (crc: $0.storedCRC ?? 0, length: $0.length) }, trailer: trailer)
         let check = SegmentCheck(
-            id: 1, file: FileKey(job: 1, file: 0), attempt: 5, stitcher: Array("w".utf8), path: BytePath(output),
+            id: 1, file: FileKey(job: 1, file: 0), attempt: 5, stitcher: "w", path: BytePath(output),
             range: 0..<UInt64(whole.count), expectedCRC: expected, header: header, pieces: blocks, trailer: trailer)
         return (check, output, pieces)
     }
@@ -126,7 +126,7 @@ struct StitchCheckTests {
             stamp: FileStamp(size: 1, modifiedSeconds: 0, modifiedNanoseconds: 0, device: 0, inode: 1, permissions: 0o644),
             sourceRange: 0..<1, dictionaryLength: 0, claim: BlockClaim(crc: 0, rawLength: 1, isLast: true), header: nil)
         var request = VerificationRequest(
-            item: ItemKey(job: 1, item: 1), worker: [1], expected: [],
+            item: ItemKey(job: 1, item: 1), worker: PeerID([1]), expected: [],
             blocks: [.piece(piece(0)), nil, .piece(piece(2))], checks: [.written(written), .skipped, .written(written)])
         request.recordStoredCRCs([0xAAAA, 0xBBBB])
         let stored = request.blocks.map { block -> UInt32? in

@@ -3,7 +3,7 @@ import Testing
 @testable import SqueezeCoordinator
 
 
-private func candidate(_ id: [UInt8], load: Int = 0, canVerify: Bool = true, quarantined: Bool = false, seesStorage: Bool = true) -> VerifierCandidate {
+private func candidate(_ id: PeerID, load: Int = 0, canVerify: Bool = true, quarantined: Bool = false, seesStorage: Bool = true) -> VerifierCandidate {
     VerifierCandidate(id: id, canVerify: canVerify, quarantined: quarantined, seesStorage: seesStorage, load: load)
 }
 

@@ -66,7 +66,7 @@ struct JobRecord {
     /// Items out by reference: which attempt each worker holding one was given. Only the
     /// attempt the scheduler accepts is read; every other attempt's pieces are left for the
     /// workspace's removal (fencing).
-    var attempts: [UInt64: [[UInt8]: UInt64]] = [:]
+    var attempts: [UInt64: [PeerID: UInt64]] = [:]
     /// Attempts that write their blocks in place (`Placement`); taken out when accepted.
     var placedAttempts: Set<UInt64> = []
     /// Pieces of multi-block files, by block index, as they come in: a worker joins them in
@@ -80,7 +80,7 @@ struct JobRecord {
     /// Discards sent and not yet answered, per worker. A finished job's workspace waits for
     /// them (for `JobPhase.discardGrace` at most): removing it first would make the
     /// coordinator free the pieces' space itself.
-    var freeing: [[UInt8]: Int] = [:]
+    var freeing: [PeerID: Int] = [:]
     var filesFinished = 0
     /// Files a resumed job found published before its restart and kept (among `filesFinished`).
     var filesKept = 0
@@ -98,12 +98,12 @@ struct JobRecord {
     var dirty = true
     /// The client following the job (its routing id on the client endpoint); nil when the
     /// job runs embedded or detached. Its silence cancels the job.
-    var owner: [UInt8]?
+    var owner: PeerID?
     /// How long the owner may stay silent.
     var ownerDeadline = Duration.seconds(3)
     /// Clients that attached to watch the job (`squeeze attach`): their heartbeats naming it are
     /// echoed, but their silence cancels nothing.
-    var watchers: Set<[UInt8]> = []
+    var watchers: Set<PeerID> = []
 
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
@@ -128,7 +128,7 @@ struct JobRecord {
     /// what the request's checks decided.
     init(
         id: UInt64, request: JobRequest, setting: EngineSetting, prepared: PreparedJob, planner: Planner,
-        earlier: EarlierOutputs?, owner: [UInt8]?, at now: ContinuousClock.Instant, submittedAt: Date
+        earlier: EarlierOutputs?, owner: PeerID?, at now: ContinuousClock.Instant, submittedAt: Date
     ) {
         self.init(
             id: id, request: request, setting: setting, sourceDisplay: prepared.sourceDisplay,

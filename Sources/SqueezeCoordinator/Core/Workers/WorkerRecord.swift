@@ -6,7 +6,7 @@ import SqueezeProtocol
 /// hold is the scheduler's.
 struct WorkerRecord {
     /// ZeroMQ routing id.
-    var routingID: [UInt8]
+    var routingID: PeerID
     /// What it announced.
     var hello: WorkerHello
     /// Last message from it.

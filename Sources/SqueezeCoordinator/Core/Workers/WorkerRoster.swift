@@ -9,7 +9,7 @@ import SqueezeProtocol
 /// the coordinator to carry out. It reads no clock and sends nothing.
 struct WorkerRoster {
     /// The registered workers, by routing id.
-    private(set) var records: [[UInt8]: WorkerRecord] = [:]
+    private(set) var records: [PeerID: WorkerRecord] = [:]
     /// The heartbeat period: a worker sent nothing for this long gets a heartbeat.
     let heartbeatInterval: Duration
     /// Periods a worker may stay silent before it is declared dead.
@@ -24,7 +24,7 @@ struct WorkerRoster {
     }
 
     /// The record of `peer`, if it is registered. Setting nil removes it.
-    subscript(peer: [UInt8]) -> WorkerRecord? {
+    subscript(peer: PeerID) -> WorkerRecord? {
         get { records[peer] }
         set { records[peer] = newValue }
     }
@@ -34,21 +34,21 @@ struct WorkerRoster {
     /// Whether none is.
     var isEmpty: Bool { records.isEmpty }
     /// The registered workers' routing ids, in no particular order.
-    var peers: Dictionary<[UInt8], WorkerRecord>.Keys { records.keys }
+    var peers: Dictionary<PeerID, WorkerRecord>.Keys { records.keys }
     /// The registered workers, in no particular order.
-    var all: Dictionary<[UInt8], WorkerRecord>.Values { records.values }
+    var all: Dictionary<PeerID, WorkerRecord>.Values { records.values }
 
     /// The live worker other than `peer` that registered `hello`'s worker id, if any: a second
     /// connection may not take an id in use. The same connection announcing itself again is
     /// a re-registration, not a clash.
-    func holder(of hello: WorkerHello, otherThan peer: [UInt8]) -> WorkerRecord? {
+    func holder(of hello: WorkerHello, otherThan peer: PeerID) -> WorkerRecord? {
         records.values.first { $0.hello.workerID == hello.workerID && $0.routingID != peer }
     }
 
     /// Registers `peer` as `hello` says (checked by the caller) at `now`, replacing what it
     /// announced before.
     @discardableResult
-    mutating func register(_ peer: [UInt8], hello: WorkerHello, at now: ContinuousClock.Instant) -> WorkerRecord {
+    mutating func register(_ peer: PeerID, hello: WorkerHello, at now: ContinuousClock.Instant) -> WorkerRecord {
         let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now, lastSent: now)
         records[peer] = record
         return record
@@ -56,27 +56,27 @@ struct WorkerRoster {
 
     /// Forgets `peer`; returns its record if it was registered.
     @discardableResult
-    mutating func remove(_ peer: [UInt8]) -> WorkerRecord? {
+    mutating func remove(_ peer: PeerID) -> WorkerRecord? {
         records.removeValue(forKey: peer)
     }
 
     /// `peer` sent something at `now`: any message is a sign of life. Returns whether it is registered.
     @discardableResult
-    mutating func heard(_ peer: [UInt8], at now: ContinuousClock.Instant) -> Bool {
+    mutating func heard(_ peer: PeerID, at now: ContinuousClock.Instant) -> Bool {
         guard records[peer] != nil else { return false }
         records[peer]?.lastHeard = now
         return true
     }
 
     /// Something went to `peer` at `now`: it needs no heartbeat for a period.
-    mutating func sent(_ peer: [UInt8], at now: ContinuousClock.Instant) {
+    mutating func sent(_ peer: PeerID, at now: ContinuousClock.Instant) {
         records[peer]?.lastSent = now
     }
 
     /// The workers sent nothing for a whole period by `now`: each is due a heartbeat. A busy
     /// connection exchanges none. Sorted, so the order does not depend on the table's.
-    func quiet(at now: ContinuousClock.Instant) -> [[UInt8]] {
-        records.values.filter { now - $0.lastSent >= heartbeatInterval }.map(\.routingID).sorted { $0.lexicographicallyPrecedes($1) }
+    func quiet(at now: ContinuousClock.Instant) -> [PeerID] {
+        records.values.filter { now - $0.lastSent >= heartbeatInterval }.map(\.routingID).sorted { $0 < $1 }
     }
 
     /// Whether the once-a-period round (liveness, probes, stalled stitches, client deadlines)
@@ -89,13 +89,13 @@ struct WorkerRoster {
 
     /// The workers silent for longer than `liveness` periods at `now`: each is to be declared
     /// dead (and its items requeued). Sorted, like `quiet`.
-    func silent(at now: ContinuousClock.Instant) -> [[UInt8]] {
+    func silent(at now: ContinuousClock.Instant) -> [PeerID] {
         let deadline = heartbeatInterval * liveness
-        return records.values.filter { now - $0.lastHeard > deadline }.map(\.routingID).sorted { $0.lexicographicallyPrecedes($1) }
+        return records.values.filter { now - $0.lastHeard > deadline }.map(\.routingID).sorted { $0 < $1 }
     }
 
     /// Counts an accepted item of `bytes` from `peer` at `now`, for `status`.
-    mutating func credit(_ peer: [UInt8], bytes: Int, at now: ContinuousClock.Instant) {
+    mutating func credit(_ peer: PeerID, bytes: Int, at now: ContinuousClock.Instant) {
         guard var worker = records[peer] else { return }
         worker.itemsDone += 1
         worker.recent.append((now, bytes))

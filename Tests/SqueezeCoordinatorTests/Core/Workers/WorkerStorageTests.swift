@@ -6,10 +6,10 @@ import Testing
 struct WorkerStorageTests {
     let start = ContinuousClock.now
 
-    func roster(_ modes: [([UInt8], StorageMode?)]) -> WorkerRoster {
+    func roster(_ modes: [(PeerID, StorageMode?)]) -> WorkerRoster {
         var roster = WorkerRoster(heartbeatInterval: .seconds(1), liveness: 3)
         for (peer, mode) in modes {
-            roster.register(peer, hello: WorkerHello(workerID: String(decoding: peer, as: UTF8.self), host: "h", slots: 1, pid: 1, storage: mode), at: start)
+            roster.register(peer, hello: WorkerHello(workerID: String(decoding: peer.bytes, as: UTF8.self), host: "h", slots: 1, pid: 1, storage: mode), at: start)
         }
         return roster
     }
@@ -25,7 +25,7 @@ struct WorkerStorageTests {
         #expect(workers[c]?.jobStorage[1] == nil)
         #expect(workers.startStorage(of: c, job: 1, archive: false, canProbe: true, at: start) == .probe)
         #expect(workers[c]?.jobStorage[1] == .probing(start))
-        #expect(workers.startStorage(of: [9], job: 1, archive: false, canProbe: true, at: start) == nil, "unknown peer")
+        #expect(workers.startStorage(of: "9", job: 1, archive: false, canProbe: true, at: start) == nil, "unknown peer")
     }
 
     @Test("an archive's blocks travel in messages to every worker, whatever it announced")
