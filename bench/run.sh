@@ -589,6 +589,9 @@ $level_table
 "
 echo "$report"
 if [[ -n $write_docs ]]; then
-  printf '%s\n' "$report" > "$repo/docs/benchmarks.md"
+  # The measurements behind design choices (written by hand) stay below the new table.
+  kept=""
+  [[ -f "$repo/docs/benchmarks.md" ]] && kept=$(sed -n '/^## Design measurements/,$p' "$repo/docs/benchmarks.md")
+  { printf '%s\n' "$report"; if [[ -n $kept ]]; then printf '\n%s\n' "$kept"; fi; } > "$repo/docs/benchmarks.md"
   echo "bench: wrote docs/benchmarks.md" >&2
 fi
