@@ -1,0 +1,111 @@
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+/// Workers coming, going and proving what they see, through the whole core.
+@Suite("CoordinatorCore: workers")
+struct WorkerScenarioTests {
+    @Test("a worker that says goodbye leaves at once: its items go to the worker left as soon as it has credit")
+    func goodbye() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        let (_, started) = try harness.startJob(sizes: [4096, 4096, 4096, 4096])
+        let heldByA = Set(started.dispatches.map(\.item))
+        #expect(heldByA.count == 2, "a's credit: one slot, two items")
+        #expect(harness.register(b, slots: 4, at: .milliseconds(5)).dispatches.count == 2)
+        let left = harness.handle(.workerMessage(.goodbye, from: a, userID: nil), at: .milliseconds(10))
+        #expect(harness.core.workers[a] == nil && harness.core.workers.count == 1)
+        #expect(Set(left.dispatches.map(\.item)) == heldByA && left.dispatches.allSatisfy { $0.routingID == b })
+    }
+
+    @Test("a failed send to a worker counts as its departure")
+    func sendFailed() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        harness.register(b, slots: 4)
+        let (_, started) = try harness.startJob(sizes: [4096, 4096])
+        let heldByA = Set(started.dispatches.filter { $0.routingID == a }.map(\.item))
+        let gone = harness.handle(.workerSendFailed(a, ZMQErrorFixture.hostUnreachable), at: .milliseconds(10))
+        #expect(harness.core.workers[a] == nil)
+        #expect(Set(gone.dispatches.map(\.item)) == heldByA)
+    }
+
+    @Test("a heartbeat from a peer the coordinator does not know is answered with unknownPeer, and registers nothing")
+    func unknownPeer() {
+        var harness = CoreHarness()
+        let effects = harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .zero)
+        #expect(effects.sent.contains { if case .unknownPeer = $0.message { $0.peer == a } else { false } })
+        #expect(harness.core.workers.isEmpty)
+    }
+
+    @Test("a worker that announces itself again gets its items requeued and starts over with a welcome")
+    func reRegistration() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        let (_, started) = try harness.startJob(sizes: [4096, 4096])
+        #expect(started.dispatches.count == 2)
+        let again = harness.register(a, at: .milliseconds(50))
+        #expect(again.sent.contains { if case .welcome = $0.message { $0.peer == a } else { false } })
+        // Its two items are sent again: the reconnected worker dropped what it held.
+        #expect(Set(again.dispatches.map(\.item)) == Set(started.dispatches.map(\.item)))
+    }
+
+    @Test("a worker in auto mode is probed; the job's items wait for its answer, then go by reference when it sees the files")
+    func probeThenShared() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a, storage: .auto)
+        let (job, started) = try harness.startJob(sizes: [4096])
+        #expect(started.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == job } else { false } })
+        #expect(started.dispatches.isEmpty)
+        #expect(!started.sent.contains { if case .workRef = $0.message { true } else { false } })
+        let answered = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job, shared: true)), from: a, userID: nil), at: .milliseconds(5))
+        #expect(answered.sent.contains { if case .workRef(let work) = $0.message { work.jobID == job } else { false } })
+    }
+
+    @Test("a probe unanswered for its timeout makes the worker remote for the job: its items come in messages")
+    func probeExpires() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a, storage: .auto)
+        let (job, _) = try harness.startJob(sizes: [4096])
+        harness.handle(.tick, at: .milliseconds(100))
+        #expect(harness.handle(.tick, at: .milliseconds(1100)).dispatches.isEmpty)
+        harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(3))
+        let expired = harness.handle(.tick, at: JobStorage.probeTimeout + .milliseconds(200))
+        #expect(expired.dispatches.map(\.job) == [job])
+        // The answer that comes too late changes nothing.
+        let late = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job, shared: true)), from: a, userID: nil), at: .seconds(4))
+        #expect(late.sent.isEmpty && late.dispatches.isEmpty)
+    }
+
+    @Test("only the worker holding an item can fail it; from any other, the failure is late")
+    func itemFailedOnlyFromHolder() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        let (_, started) = try harness.startJob(sizes: [4096])
+        let item = try #require(started.dispatches.first)
+        harness.register(b, at: .milliseconds(1))
+        let foreign = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job, itemID: item.item, reason: "x")), from: b, userID: nil),
+                                     at: .milliseconds(2))
+        #expect(harness.core.lateResults == 1 && foreign.dispatches.isEmpty)
+        let real = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job, itemID: item.item, reason: "x")), from: a, userID: nil),
+                                  at: .milliseconds(3))
+        #expect(real.dispatches.map(\.routingID) == [b] && real.dispatches.map(\.item) == [item.item])
+    }
+
+    @Test("a worker that joins widens every running job's window")
+    func joinWidensWindow() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        let (_, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 12))
+        #expect(started.dispatches.count == 2)
+        let joined = harness.register(b, slots: 4, at: .milliseconds(1))
+        #expect(joined.dispatches.count == 8 && joined.dispatches.allSatisfy { $0.routingID == b })
+    }
+}
