@@ -29,18 +29,16 @@ extension Coordinator {
             for await event in endpoint.events {
                 switch event {
                 case .message(let message):
-                    guard message.frames.count >= 2 else {
-                        await handle(.malformed(ProtocolError.empty, from: PeerID(message.frames.first.map(Array.init) ?? [])))
-                        continue
-                    }
-                    let peer = PeerID(Array(message.frames[0]))
+                    let routed = RoutedMessage(message)
+                    let peer = routed.peer
                     let envelope: WireEnvelope
-                    do {
-                        envelope = try WireCodec.decode(message.frames.dropFirst())
-                    } catch {
+                    switch routed.envelope {
+                    case .success(let decoded):
+                        envelope = decoded
+                    case .failure(let error):
                         await handle(.malformed(error, from: peer))
                         // A request whose header is sound gets an answer, so its client never waits forever.
-                        if let header = try? MessageHeader(decoding: message.frames[1]), header.type == .submit {
+                        if message.frames.count >= 2, let header = try? MessageHeader(decoding: message.frames[1]), header.type == .submit {
                             let reply = ErrorReply(message: "submit refused: \(error)")
                             endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: header.correlation)))
                         }
@@ -76,7 +74,7 @@ extension Coordinator {
                         await handle(.malformed(ProtocolError.malformed("unexpected \(envelope.message.type) on the client endpoint"), from: peer))
                     }
                 case .sendFailed(let message, let error):
-                    await handle(.clientSendFailed(PeerID(message.frames.first.map(Array.init) ?? []), error))
+                    await handle(.clientSendFailed(PeerID(sender: message), error))
                 case .tick:
                     break  // this endpoint has no clock; the workers' endpoint drives `tick`
                 }

@@ -185,19 +185,13 @@ extension Coordinator {
         for await event in endpoint.events {
             switch event {
             case .message(let message):
-                guard message.frames.count >= 2 else {
-                    await handle(.malformed(ProtocolError.empty, from: PeerID(message.frames.first.map(Array.init) ?? [])))
-                    continue
-                }
-                let peer = PeerID(Array(message.frames[0]))
-                do {
-                    let envelope = try WireCodec.decode(message.frames.dropFirst())
-                    await handle(.workerMessage(envelope.message, from: peer, userID: message.userID))
-                } catch {
-                    await handle(.malformed(error, from: peer))
+                let routed = RoutedMessage(message)
+                switch routed.envelope {
+                case .success(let envelope): await handle(.workerMessage(envelope.message, from: routed.peer, userID: message.userID))
+                case .failure(let error): await handle(.malformed(error, from: routed.peer))
                 }
             case .sendFailed(let message, let error):
-                await handle(.workerSendFailed(PeerID(message.frames.first.map(Array.init) ?? []), error))
+                await handle(.workerSendFailed(PeerID(sender: message), error))
             case .tick:
                 await handle(.tick)
             }

@@ -80,6 +80,16 @@ struct CoreHarness {
         return (id, core.takeEffects())
     }
 
+    /// One job of one small file whose item worker `a` holds, with `b` registered after it
+    /// went out: what a test of how an answer is judged starts from.
+    mutating func oneItemHeldByA() throws -> Dispatch {
+        register(a)
+        let (_, started) = try startJob(sizes: [4096])
+        guard let item = started.dispatches.first else { throw CoordinatorError("no item went out") }
+        register(b, at: .milliseconds(1))
+        return item
+    }
+
     /// A worker's answer to `dispatch`: every block as long as planned.
     static func answer(_ dispatch: Dispatch, lengthening: Int = 0) -> WireMessage {
         .result(WorkResult(jobID: dispatch.job, itemID: dispatch.item, blocks: dispatch.blocks.map { block in

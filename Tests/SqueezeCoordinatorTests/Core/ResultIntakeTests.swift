@@ -22,10 +22,7 @@ struct ResultIntakeTests {
     func blockCount() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
-        harness.register(a)
-        let (_, started) = try harness.startJob(sizes: [4096])
-        let item = try #require(started.dispatches.first)
-        harness.register(b, at: .milliseconds(1))
+        let item = try harness.oneItemHeldByA()
         let twice = WorkResult(jobID: item.job, itemID: item.item, blocks: Array(repeating: ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0])), count: 2))
         let refused = harness.handle(.workerMessage(.result(twice), from: a, userID: nil), at: .milliseconds(2))
         #expect(harness.core.malformedMessages == 1)

@@ -51,7 +51,7 @@ struct WorkerProbeTests {
                     }
                 }
             }
-            guard await Self.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
+            guard await QuietHeartbeatTests.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
                 Issue.record("the worker never registered")
                 group.cancelAll()
                 return
@@ -62,25 +62,15 @@ struct WorkerProbeTests {
             coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.stitch(stitch))))
             coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.probe(
                 StorageProbe(jobID: 1, workspace: workspace.bytes, token: "token", sample: nil)))))
-            #expect(await Self.eventually { answers.withLockedValue { $0 } == ["probe true"] }, "\(answers.withLockedValue { $0 })")
+            #expect(await QuietHeartbeatTests.eventually { answers.withLockedValue { $0 } == ["probe true"] }, "\(answers.withLockedValue { $0 })")
             // Unblock the stitch: it finishes, a segment after a header that ends at 10.
             reader = output.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             #expect(reader >= 0)
-            #expect(await Self.eventually { answers.withLockedValue { $0 }.count == 2 })
+            #expect(await QuietHeartbeatTests.eventually { answers.withLockedValue { $0 }.count == 2 })
             #expect(answers.withLockedValue { $0 } == ["probe true", "stitched ok"])
             group.cancelAll()
         }
         if reader >= 0 { close(reader) }
         await coordinator.shutdown()
-    }
-
-    /// Polls `condition` every 10 ms for up to 10 s.
-    static func eventually(_ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
     }
 }

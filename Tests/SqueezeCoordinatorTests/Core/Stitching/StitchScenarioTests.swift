@@ -13,13 +13,19 @@ struct StitchScenarioTests {
         (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index &* 13) }
     }
 
-    @Test("segments start where the last ended, carry the pieces that came in, and expect the CRC of header, stored bytes and trailer")
-    func segments() throws {
+    /// A core with one four-slot shared-storage worker, `a`, and 8 KiB stitch segments.
+    static func sharedHarness() -> CoreHarness {
         var configuration = CoreHarness.configuration()
         configuration.stitchSegmentBytes = 8192
         var harness = CoreHarness(configuration)
-        defer { harness.cleanUp() }
         harness.register(a, slots: 4, storage: .shared)
+        return harness
+    }
+
+    @Test("segments start where the last ended, carry the pieces that came in, and expect the CRC of header, stored bytes and trailer")
+    func segments() throws {
+        var harness = Self.sharedHarness()
+        defer { harness.cleanUp() }
         // One file of three 4 KiB blocks: three items of a block each, by reference.
         let (job, started) = try harness.startJob(sizes: [3 * 4096], verify: true)
         let refs = started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }
@@ -75,11 +81,8 @@ struct StitchScenarioTests {
 
     @Test("a stitched length other than where the segment ends is refused, and a writer joins the file instead")
     func wrongLength() throws {
-        var configuration = CoreHarness.configuration()
-        configuration.stitchSegmentBytes = 8192
-        var harness = CoreHarness(configuration)
+        var harness = Self.sharedHarness()
         defer { harness.cleanUp() }
-        harness.register(a, slots: 4, storage: .shared)
         let (job, started) = try harness.startJob(sizes: [2 * 4096])
         let refs = started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }
         var stitch: StitchRequest?

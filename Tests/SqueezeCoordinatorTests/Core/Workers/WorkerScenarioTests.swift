@@ -86,10 +86,7 @@ struct WorkerScenarioTests {
     func itemFailedOnlyFromHolder() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
-        harness.register(a)
-        let (_, started) = try harness.startJob(sizes: [4096])
-        let item = try #require(started.dispatches.first)
-        harness.register(b, at: .milliseconds(1))
+        let item = try harness.oneItemHeldByA()
         let foreign = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job, itemID: item.item, reason: "x")), from: b, userID: nil),
                                      at: .milliseconds(2))
         #expect(harness.core.lateResults == 1 && foreign.dispatches.isEmpty)
