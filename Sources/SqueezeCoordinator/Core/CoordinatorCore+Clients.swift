@@ -46,6 +46,7 @@ extension CoordinatorCore {
         return record.phase.isFollowed && (record.owner == peer || record.watchers.contains(peer))
     }
 
+    /// Client `peer` sent something now: its jobs are alive.
     mutating func clientHeard(_ peer: PeerID) {
         clientsHeard[peer] = now
     }

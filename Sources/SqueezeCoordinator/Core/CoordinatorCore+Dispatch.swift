@@ -127,6 +127,8 @@ extension CoordinatorCore {
             verify: checksResults(of: key.job))
     }
 
+    /// A reader could not load some files of `dispatch`: they fail, and the item goes again
+    /// without them.
     mutating func readFailed(_ dispatch: Dispatch, failures: ReadFailures) {
         for (file, reason) in failures.files {
             fileFailed(FileKey(job: dispatch.job, file: file), reason: reason)

@@ -172,6 +172,7 @@ extension CoordinatorCore {
         write(partition: 0, .removeWorkspace(id, job.workspace))
     }
 
+    /// A writer removed job `id`'s workspace: the job can be reported finished.
     mutating func workspaceRemoved(_ id: UInt64) {
         perform(jobs[id]?.phase.workspaceRemoved() ?? [], job: id)
     }
@@ -181,6 +182,8 @@ extension CoordinatorCore {
         for worker in scheduler.removeJob(id) { send(.cancelJob(id), to: worker) }
     }
 
+    /// Reports job `id` finished (its last progress, trace and summary to its clients, its end to
+    /// the journal and the history) and forgets it.
     mutating func finish(_ id: UInt64) {
         guard let job = jobs.removeValue(forKey: id) else { return }
         // The counters' last sample, as the job ends: a job shorter than a progress interval
@@ -207,6 +210,7 @@ extension CoordinatorCore {
         updateGauges()
     }
 
+    /// Completes job `id` once every file is published or failed and the scan is over.
     mutating func checkFinished(_ id: UInt64) {
         guard let job = jobs[id], job.phase.isRunning, job.allFilesFinished else { return }
         // Every output is published or failed; late answers are dropped from here on.

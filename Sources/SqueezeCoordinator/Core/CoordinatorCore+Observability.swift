@@ -40,6 +40,7 @@ extension CoordinatorCore {
         return trace.finish(at: micros)
     }
 
+    /// Turns every worker's `timing` and `clock` messages on or off.
     mutating func sendTimings(_ on: Bool) {
         for peer in workers.peers { send(.timings(on), to: peer) }
     }

@@ -202,6 +202,8 @@ extension CoordinatorCore {
         if jobs[id]?.onlyFlushLeft == true { flushWriters() }
     }
 
+    /// File `key` failed for `reason`: its blocks stop holding the window, its clients are told,
+    /// its writer drops its temporary, and its job may be done.
     mutating func fileFailed(_ key: FileKey, reason: String) {
         guard jobs[key.job]?.open[key.file] != nil, var job = jobs.removeValue(forKey: key.job) else { return }
         // Its blocks still waiting for a writer will never be written: they no longer hold the

@@ -5,6 +5,7 @@ import SqueezeZMQ
 
 /// Workers: their messages, heartbeats and liveness, departures, storage per job.
 extension CoordinatorCore {
+    /// A decoded message from worker `peer`.
     mutating func receive(_ message: WireMessage, from peer: PeerID) {
         let now = now
         switch message {
@@ -123,6 +124,7 @@ extension CoordinatorCore {
         failStranded()
     }
 
+    /// A send to worker `peer` failed: it is treated as gone.
     mutating func sendFailed(to peer: PeerID, error: ZMQError) {
         guard let worker = workers[peer] else { return }
         logger.warning("send to worker failed; treating it as gone", metadata: ["worker": "\(worker.hello.workerID)", "error": "\(error)"])
@@ -138,6 +140,7 @@ extension CoordinatorCore {
         pump()
     }
 
+    /// Counts a message from `peer` that was dropped as malformed or unexpected, and warns (throttled).
     mutating func countMalformed(_ error: any Error, from peer: PeerID) {
         malformedMessages += 1
         warn("dropped malformed message", metadata: [
@@ -150,6 +153,9 @@ extension CoordinatorCore {
         verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: userID)
     }
 
+    /// The workers' endpoint ticked: held checks leave, quiet workers get a heartbeat, once a
+    /// period liveness, probes, stitches, checks and clients are judged, writers flush, and jobs
+    /// whose counters moved send progress.
     mutating func tick() {
         let now = now
         sendHeldChecks()

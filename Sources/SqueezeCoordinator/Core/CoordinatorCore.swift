@@ -14,6 +14,7 @@ import SqueezeProtocol
 struct CoordinatorCore {
     /// The configuration.
     let configuration: CoordinatorConfiguration
+    /// Where decisions worth telling an operator are logged.
     let logger: Logger
     /// What the coordinator counts for Prometheus.
     let metrics: CoordinatorMetrics
@@ -34,10 +35,13 @@ struct CoordinatorCore {
 
     /// The registered workers: liveness, throughput, and how each gets at each job's files.
     var workers: WorkerRoster
+    /// The running jobs (and those ending), by id.
     var jobs: [UInt64: JobRecord] = [:]
+    /// The running jobs' ids, oldest first.
     var jobOrder: [UInt64] = []
     /// Who gets which item: credit, windows, requeues, deadlines and which answers count.
     var scheduler: Scheduler
+    /// The id the next new job gets.
     var nextJobID: UInt64 = 1
     /// Numbers each by-reference dispatch; pieces carry it in their names (fencing).
     var nextAttempt: UInt64 = 1

@@ -18,13 +18,16 @@ import SqueezeZMQ
 public actor Coordinator {
     /// The configuration.
     public let configuration: CoordinatorConfiguration
+    /// The ZeroMQ context its endpoints live in.
     let context: ZMQContext
+    /// Threads for blocking disk work: scans, reads, writes, the journal.
     let pool: BlockingIOPool
     /// Threads that check answers, apart from the I/O pool so a check never delays a publish.
     let verifyPool: BlockingIOPool
     /// Read buffers for items sent to remote workers: sent without a copy, and back here once
     /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
     let readBuffers: FrameBufferPool
+    /// Where the actor and its tasks log.
     let logger: Logger
     /// What the coordinator knows and decides.
     private(set) var core: CoordinatorCore
