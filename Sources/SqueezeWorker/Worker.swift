@@ -162,7 +162,7 @@ public final class Worker: Sendable {
             state.heldSince = nil
         }
         endpoint.send(hello())
-        let (queue, queueSink) = AsyncStream.makeStream(of: ReceivedTask.self)
+        let (queue, queueSink) = AsyncStream.makeStream(of: ReceivedTask.self, bufferingPolicy: .bufferingOldest(Self.queueLimit(slots: configuration.slots)))
         let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
         let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyRequest.self)
         let (probes, probeSink) = AsyncStream.makeStream(of: StorageProbe.self, bufferingPolicy: .bufferingOldest(Self.probeQueueLimit))
@@ -172,9 +172,7 @@ public final class Worker: Sendable {
             group.addTask { await self.runProbes(probes, replyingOn: endpoint) }
             group.addTask { await self.runVerifyItems(verifyItems, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
-            for slot in 0..<configuration.slots {
-                group.addTask { await self.compress(from: queue, slot: slot, replyingOn: endpoint) }
-            }
+            group.addTask { await self.runSlots(queue, replyingOn: endpoint) }
             var end = WorkerSessionEnd.stopped
             for await result in group {
                 if let result {
@@ -225,9 +223,9 @@ public final class Worker: Sendable {
             }
             switch envelope.message {
             case .work(let item):
-                queue.yield(ReceivedTask(.payload(item)))
+                enqueue(ReceivedTask(.payload(item)), into: queue, replyingOn: endpoint)
             case .workRef(let item):
-                queue.yield(ReceivedTask(.reference(item)))
+                enqueue(ReceivedTask(.reference(item)), into: queue, replyingOn: endpoint)
             case .stitch(let request):
                 storage.yield(.stitch(request))
             case .discard(let request):
@@ -283,6 +281,16 @@ public final class Worker: Sendable {
         return nil
     }
 
+    /// Queues an item for the slots; one over the queue's bound is failed at once, so a
+    /// coordinator that gives more than it may gets it back to send elsewhere.
+    private func enqueue(_ received: ReceivedTask, into queue: AsyncStream<ReceivedTask>.Continuation, replyingOn endpoint: ZMQEndpoint) {
+        guard case .dropped = queue.yield(received) else { return }
+        let item = received.task
+        logger.warning("item queue full; item refused", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
+        endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
+            jobID: item.jobID, itemID: item.itemID, reason: "the worker's queue is full (\(Self.queueLimit(slots: configuration.slots)) items)")))))
+    }
+
     /// Sends a heartbeat every interval, declares the coordinator lost after `liveness` silent
     /// intervals, and ends the session once a drain has finished (or run out of grace).
     private func heartbeat(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
@@ -318,56 +326,75 @@ public final class Worker: Sendable {
         return .stopped
     }
 
-    private func compress(from queue: AsyncStream<ReceivedTask>, slot: Int, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        let compressor = SlotCompressor()
-        for await received in queue {
-            let item = received.task
-            let skip = state.withLockedValue { state in
-                if state.draining || state.sessionEnding || state.cancelledJobs.contains(item.jobID) { return true }
-                state.busy += 1
-                return false
-            }
-            if skip { continue }
-            metrics.busySlots.increment()
-            defer {
-                state.withLockedValue { $0.busy -= 1 }
-                metrics.busySlots.decrement()
-            }
-            let startedAt = MonotonicClock.micros()
-            var phases = ItemPhases()
-            let answer: WireMessage?
-            do {
-                let job = item.jobID
-                let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
-                // Clamped to an hour before multiplying: a flag's value must not overflow.
-                let delay = configuration.itemDelayForTesting.map { UInt32(clamping: min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
-                (answer, phases) = try await compressionPool.run {
-                    if let delay { usleep(delay) }
-                    var phases = ItemPhases()
-                    let answer: WireMessage? = switch item {
-                    case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.result)
-                    case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.resultRef)
-                    }
-                    return (answer, phases)
+    /// Items a session holds queued beyond those its slots compress: the most credit a
+    /// coordinator gives a slot (64) for each. One more is answered `itemFailed` at once.
+    static func queueLimit(slots: Int) -> Int { slots * 64 }
+
+    /// The one owner of the session's item queue: it hands each item to a free slot, at most
+    /// `slots` at once, each slot with its own compressor.
+    private func runSlots(_ queue: AsyncStream<ReceivedTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        let compressors = (0..<configuration.slots).map { _ in SlotCompressor() }
+        await withTaskGroup(of: Int.self) { group in
+            var free = Array((0..<configuration.slots).reversed())
+            for await received in queue {
+                if free.isEmpty, let slot = await group.next() { free.append(slot) }
+                guard let slot = free.popLast() else { continue }
+                group.addTask {
+                    await self.compress(received, slot: slot, compressor: compressors[slot], replyingOn: endpoint)
+                    return slot
                 }
-            } catch {
-                logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
-                sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
-                endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
-                    jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
-                sendHeldReports(on: endpoint)
-                metrics.itemsFailed.increment()
-                continue
             }
-            guard let answer else { continue }
-            // Before the answer, on the same socket: the coordinator has it when the answer comes.
-            sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
-            endpoint.send(ZMQMessage(WireCodec.encode(answer)))
-            sendHeldReports(on: endpoint)
-            state.withLockedValue { $0.itemsDone += 1 }
-            count(answer, startedAt: startedAt, phases: phases)
         }
         return nil
+    }
+
+    /// Compresses one item on a compression thread and sends its answer (or `itemFailed`).
+    private func compress(_ received: ReceivedTask, slot: Int, compressor: SlotCompressor, replyingOn endpoint: ZMQEndpoint) async {
+        let item = received.task
+        let skip = state.withLockedValue { state in
+            if state.draining || state.sessionEnding || state.cancelledJobs.contains(item.jobID) { return true }
+            state.busy += 1
+            return false
+        }
+        if skip { return }
+        metrics.busySlots.increment()
+        defer {
+            state.withLockedValue { $0.busy -= 1 }
+            metrics.busySlots.decrement()
+        }
+        let startedAt = MonotonicClock.micros()
+        var phases = ItemPhases()
+        let answer: WireMessage?
+        do {
+            let job = item.jobID
+            let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
+            // Clamped to an hour before multiplying: a flag's value must not overflow.
+            let delay = configuration.itemDelayForTesting.map { UInt32(clamping: min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
+            (answer, phases) = try await compressionPool.run {
+                if let delay { usleep(delay) }
+                var phases = ItemPhases()
+                let answer: WireMessage? = switch item {
+                case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.result)
+                case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.resultRef)
+                }
+                return (answer, phases)
+            }
+        } catch {
+            logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
+            sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
+            endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
+                jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
+            sendHeldReports(on: endpoint)
+            metrics.itemsFailed.increment()
+            return
+        }
+        guard let answer else { return }
+        // Before the answer, on the same socket: the coordinator has it when the answer comes.
+        sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
+        endpoint.send(ZMQMessage(WireCodec.encode(answer)))
+        sendHeldReports(on: endpoint)
+        state.withLockedValue { $0.itemsDone += 1 }
+        metrics.count(answer, startedAt: startedAt, phases: phases)
     }
 
     /// This host's monotonic clock now, from which the coordinator measures its offset.
@@ -383,23 +410,6 @@ public final class Worker: Sendable {
             endedAt: max(startedAt, MonotonicClock.micros()), readMicros: phases.readMicros, compressMicros: phases.compressMicros,
             writeMicros: phases.writeMicros)
         endpoint.send(ZMQMessage(WireCodec.encode(.timing(timing))))
-    }
-
-    /// Counts an answered item in the metrics.
-    private func count(_ answer: WireMessage, startedAt: Int64, phases: ItemPhases) {
-        metrics.itemsDone.increment()
-        metrics.itemDuration.recordMicroseconds(max(0, MonotonicClock.micros() - startedAt))
-        metrics.compressSeconds.increment(by: Double(phases.compressMicros) / 1e6)
-        switch answer {
-        case .result(let result):
-            metrics.inputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.rawLength })
-            metrics.outputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.bytes.count })
-        case .resultRef(let result):
-            metrics.inputBytes.increment(by: result.pieces.reduce(0) { $0 + ($1.failure == nil ? $1.rawLength : 0) })
-            metrics.outputBytes.increment(by: result.pieces.reduce(UInt64(0)) { $0 + ($1.failure == nil ? $1.pieceLength : 0) })
-        default:
-            break
-        }
     }
 
     /// Joins files' pieces and removes adopted ones, one task at a time on the I/O thread.

@@ -1,4 +1,6 @@
 import CoreMetrics
+import SqueezeIO
+import SqueezeProtocol
 
 /// What a worker counts for Prometheus (`squeeze worker --http`, `GET /metrics`), through
 /// swift-metrics with the factory it is given. docs/operations.md lists each with its meaning.
@@ -37,5 +39,24 @@ public struct WorkerMetrics: Sendable {
         busySlots = Meter(label: "squeeze_worker_busy_slots", factory: factory)
         connected = Gauge(label: "squeeze_worker_connected", factory: factory)
         malformedMessages = Counter(label: "squeeze_worker_malformed_messages_total", factory: factory)
+    }
+}
+
+extension WorkerMetrics {
+    /// Counts an answered item: its time, its bytes in and out.
+    func count(_ answer: WireMessage, startedAt: Int64, phases: ItemPhases) {
+        itemsDone.increment()
+        itemDuration.recordMicroseconds(max(0, MonotonicClock.micros() - startedAt))
+        compressSeconds.increment(by: Double(phases.compressMicros) / 1e6)
+        switch answer {
+        case .result(let result):
+            inputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.rawLength })
+            outputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.bytes.count })
+        case .resultRef(let result):
+            inputBytes.increment(by: result.pieces.reduce(0) { $0 + ($1.failure == nil ? $1.rawLength : 0) })
+            outputBytes.increment(by: result.pieces.reduce(UInt64(0)) { $0 + ($1.failure == nil ? $1.pieceLength : 0) })
+        default:
+            break
+        }
     }
 }

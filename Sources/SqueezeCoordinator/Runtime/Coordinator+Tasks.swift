@@ -76,13 +76,9 @@ extension Coordinator {
             for writer in writers {
                 group.addTask { await self.runWriter(writer.stream) }
             }
-            for _ in 0..<max(1, configuration.ioThreads) {
-                group.addTask { await self.runReader(dispatches, endpoint: endpoint) }
-            }
+            group.addTask { await self.runReaders(dispatches, count: max(1, self.configuration.ioThreads), endpoint: endpoint) }
             group.addTask { await self.runEvents(endpoint) }
-            for _ in 0..<2 {
-                group.addTask { await self.runChecker(checks, pool: self.verifyPool) }
-            }
+            group.addTask { await self.runCheckers(checks, count: 2) }
             group.addTask { await self.runScanner(scanRequests) }
             group.addTask { await self.runJournal(journalCommands) }
             if let clientEndpoint {
@@ -198,34 +194,45 @@ extension Coordinator {
         }
     }
 
-    /// Loads dispatches for remote workers on the I/O pool and sends them.
-    private nonisolated func runReader(_ dispatches: AsyncStream<Dispatch>, endpoint: ZMQEndpoint) async {
-        for await dispatch in dispatches {
-            let outcome: Result<[WorkBlock], ReadFailures>
-            var sources: [BlockRef: SourceBlock] = [:]
-            let readStart = dispatch.traced ? EventTime.current().micros : 0
-            do {
-                (outcome, sources) = try await pool.run { [readBuffers, direct = configuration.directReads] in
-                    let outcome = DispatchReading.read(dispatch, into: readBuffers, direct: direct)
-                    guard dispatch.verify, case .success(let blocks) = outcome else { return (outcome, [:]) }
-                    return (outcome, DispatchReading.sources(of: blocks, refs: dispatch.blocks.map(\.ref)))
-                }
-            } catch {
-                outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
+    /// The one owner of the readers' stream: each dispatch for a remote worker is loaded and
+    /// sent by a child task, at most `count` at once, in the order they came.
+    private nonisolated func runReaders(_ dispatches: AsyncStream<Dispatch>, count: Int, endpoint: ZMQEndpoint) async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for await dispatch in dispatches {
+                if running == count, await group.next() != nil { running -= 1 }
+                running += 1
+                group.addTask { await self.load(dispatch, endpoint: endpoint) }
             }
-            if dispatch.traced { await handle(.readTimed(dispatch, from: readStart, to: EventTime.current().micros)) }
-            switch outcome {
-            case .success(let blocks):
-                // Before the `work` message leaves, so no answer can come before its sources.
-                if dispatch.verify { await handle(.read(dispatch, sources: sources)) }
-                let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
-                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.work(work))))
-            case .failure(let failures):
-                await handle(.readFailed(dispatch, failures))
+        }
+    }
+
+    /// Loads a dispatch's blocks on the I/O pool and sends it, with the checks riding on it.
+    private nonisolated func load(_ dispatch: Dispatch, endpoint: ZMQEndpoint) async {
+        let outcome: Result<[WorkBlock], ReadFailures>
+        var sources: [BlockRef: SourceBlock] = [:]
+        let readStart = dispatch.traced ? EventTime.current().micros : 0
+        do {
+            (outcome, sources) = try await pool.run { [readBuffers, direct = configuration.directReads] in
+                let outcome = DispatchReading.read(dispatch, into: readBuffers, direct: direct)
+                guard dispatch.verify, case .success(let blocks) = outcome else { return (outcome, [:]) }
+                return (outcome, DispatchReading.sources(of: blocks, refs: dispatch.blocks.map(\.ref)))
             }
-            for check in dispatch.checks {
-                endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.verify(check))))
-            }
+        } catch {
+            outcome = .failure(ReadFailures(files: dispatch.blocks.map { ($0.ref.file, "\(error)") }))
+        }
+        if dispatch.traced { await handle(.readTimed(dispatch, from: readStart, to: EventTime.current().micros)) }
+        switch outcome {
+        case .success(let blocks):
+            // Before the `work` message leaves, so no answer can come before its sources.
+            if dispatch.verify { await handle(.read(dispatch, sources: sources)) }
+            let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
+            endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.work(work))))
+        case .failure(let failures):
+            await handle(.readFailed(dispatch, failures))
+        }
+        for check in dispatch.checks {
+            endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.verify(check))))
         }
     }
 
@@ -258,22 +265,31 @@ extension Coordinator {
         }
     }
 
-    /// Checks answers and stitched segments on the verification threads, one at a time per task.
-    private nonisolated func runChecker(_ requests: AsyncStream<LocalCheck>, pool: BlockingIOPool) async {
-        for await local in requests {
-            switch local {
-            case .answer(var request):
-                let checks = request.checks
-                guard let outcome = try? await pool.run({ ResultChecker.check(checks) }) else {
-                    // The pool stopped: the coordinator is shutting down and the job with it.
-                    continue
-                }
-                request.recordStoredCRCs(outcome.storedCRCs)
-                await handle(.answerChecked(request, outcome.defect))
-            case .segment(let check):
-                guard let finding = try? await pool.run({ SegmentChecker.check(check) }) else { continue }
-                await handle(.segmentChecked(check, finding))
+    /// The one owner of the checks' stream: each answer or stitched segment is checked on the
+    /// verification threads by a child task, at most `count` at once.
+    private nonisolated func runCheckers(_ checks: AsyncStream<LocalCheck>, count: Int) async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for await local in checks {
+                if running == count, await group.next() != nil { running -= 1 }
+                running += 1
+                group.addTask { await self.check(local) }
             }
+        }
+    }
+
+    /// Checks one answer or stitched segment and hands the verdict to the core.
+    private nonisolated func check(_ local: LocalCheck) async {
+        switch local {
+        case .answer(var request):
+            let checks = request.checks
+            // Nil: the pool stopped, so the coordinator is shutting down and the job with it.
+            guard let outcome = try? await verifyPool.run({ ResultChecker.check(checks) }) else { return }
+            request.recordStoredCRCs(outcome.storedCRCs)
+            await handle(.answerChecked(request, outcome.defect))
+        case .segment(let check):
+            guard let finding = try? await verifyPool.run({ SegmentChecker.check(check) }) else { return }
+            await handle(.segmentChecked(check, finding))
         }
     }
 }
