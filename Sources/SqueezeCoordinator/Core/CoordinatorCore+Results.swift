@@ -117,7 +117,7 @@ extension CoordinatorCore {
         }
         guard rawLengths.count == expected.count else {
             countMalformed(ProtocolError.malformed("result has \(rawLengths.count) blocks, item has \(expected.count)"), from: peer)
-            itemWentWrong(key, on: peer, reason: "the result had \(rawLengths.count) blocks for \(expected.count)")
+            refuseShape(key, from: peer, reason: "the result had \(rawLengths.count) blocks for \(expected.count)")
             return nil
         }
         for (ref, rawLength) in zip(expected, rawLengths) {
@@ -126,7 +126,7 @@ extension CoordinatorCore {
             let range = layout.range(of: ref.index)
             if UInt64(rawLength) != range.upperBound - range.lowerBound {
                 countMalformed(ProtocolError.malformed("block length \(rawLength) does not match the plan"), from: peer)
-                itemWentWrong(key, on: peer, reason: "a block's length did not match the plan")
+                refuseShape(key, from: peer, reason: "a block's length did not match the plan")
                 return nil
             }
         }
@@ -134,5 +134,12 @@ extension CoordinatorCore {
         _ = scheduler.complete(key, from: peer, now: now)
         traces[key.job]?.answered(key.item, by: peer, at: micros, won: true)
         return expected
+    }
+
+    /// An answer whose shape (its blocks, their lengths) is not the item's: no honest worker
+    /// sends one, so it is a strike as a wrong CRC is, and the item goes to another worker.
+    mutating func refuseShape(_ key: ItemKey, from peer: PeerID, reason: String) {
+        strike(peer, reason: reason, item: key, what: "result refused: its blocks are not the item's; the item goes to another worker")
+        itemWentWrong(key, on: peer, reason: reason)
     }
 }

@@ -90,4 +90,28 @@ struct ResultIntakeTests {
         #expect(refused.dispatches.map(\.item) == [item.item] && refused.dispatches.allSatisfy { $0.routingID != item.routingID })
         #expect(!refused.contains { if case .check = $0 { true } else { false } })
     }
+
+    @Test("answers whose lengths are not the plan's are strikes: the third quarantines the worker, which gets no more items")
+    func wrongLengthsQuarantine() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 4)
+        harness.register(b)
+        let (_, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 12))
+        let heldByA = started.dispatches.filter { $0.routingID == a }
+        #expect(heldByA.count >= 3)
+        var at = Duration.milliseconds(1)
+        for item in heldByA.prefix(3) {
+            harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: a, userID: nil), at: at)
+            at += .milliseconds(1)
+        }
+        #expect(harness.core.verification.quarantine.isQuarantined(a.bytes))
+        #expect(harness.core.verification.quarantine.strikes(of: a.bytes) == 3)
+        // b answers everything it holds; what comes back goes to b, never to a.
+        var later: [Dispatch] = []
+        for item in started.dispatches where item.routingID == b {
+            later += harness.handle(.workerMessage(CoreHarness.answer(item), from: b, userID: nil), at: at).dispatches
+        }
+        #expect(!later.isEmpty && later.allSatisfy { $0.routingID == b })
+    }
 }
