@@ -56,7 +56,8 @@ struct CoreHarness {
     /// Starts a job over files of `sizes` bytes at `offset` (scanned for real, in a folder of
     /// its own); returns its id and what the core decided.
     mutating func startJob(
-        sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, at offset: Duration = .zero
+        sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false,
+        at offset: Duration = .zero, arrange: (String) throws -> Void = { _ in }
     ) throws -> (UInt64, [CoordinatorEffect]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
         folders.append(folder)
@@ -66,8 +67,10 @@ struct CoreHarness {
             let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
             try Data(bytes).write(to: URL(fileURLWithPath: source + "/f\(index)"))
         }
+        try arrange(source)
         var request = JobRequest(source: source, destination: folder + "/out", level: 6, force: false, heartbeatMilliseconds: heartbeatMilliseconds)
         request.verify = verify
+        request.trace = trace ? true : nil
         let configuration = core.configuration
         let prepared = try JobPreparer.prepare(request, blockSize: configuration.blockSize, root: nil)
         let id = core.takeJobID(resuming: nil)

@@ -1,0 +1,65 @@
+import Foundation
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+/// What a job's start decides, through the whole core: its clients' first event, what the
+/// scan skipped, traces, and what `status` shows.
+@Suite("CoordinatorCore: starting jobs")
+struct JobStartScenarioTests {
+    @Test("started comes first, with the totals of the first batch; what the scan skipped follows as events")
+    func startedThenSkipped() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        let (job, effects) = try harness.startJob(sizes: [4096, 100]) { source in
+            try FileManager.default.createSymbolicLink(atPath: source + "/link", withDestinationPath: source + "/f0")
+        }
+        let events = effects.events(of: job)
+        guard case .started(let start)? = events.first else {
+            Issue.record("the first event is not started: \(events)")
+            return
+        }
+        #expect(start.files == 2 && start.bytes == 4196)
+        #expect(events.contains { if case .skipped(let note) = $0 { note.path == "link" } else { false } })
+        #expect(harness.core.jobs[job]?.skipped.count == 1)
+    }
+
+    @Test("a traced job turns the workers' timings on before its items go out, and off when the last traced job ends")
+    func traceTimings() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a)
+        let (job, started) = try harness.startJob(sizes: [4096], trace: true)
+        let timingsOn = started.firstIndex { if case .send(.timings(true), a) = $0 { true } else { false } }
+        let firstDispatch = started.firstIndex { if case .dispatch = $0 { true } else { false } }
+        #expect(timingsOn != nil && firstDispatch != nil && timingsOn! < firstDispatch!)
+        let cancelled = harness.handle(.cancel(job, reason: "cancelled", as: .cancelled), at: .milliseconds(1))
+        #expect(!cancelled.sent.contains { if case .timings = $0.message { true } else { false } })
+        harness.handle(.writerDiscarded(job), at: .milliseconds(2))
+        harness.handle(.writerDiscarded(job), at: .milliseconds(2))
+        let ended = harness.handle(.workspaceRemoved(job), at: .milliseconds(3))
+        #expect(ended.sent.contains { if case .timings(false) = $0.message { $0.peer == a } else { false } })
+        #expect(ended.events(of: job).contains { if case .trace = $0 { true } else { false } })
+    }
+
+    @Test("status lists the workers by id with what they hold, the running jobs, then the history")
+    func status() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(b)
+        harness.register(a, slots: 4)
+        let (first, _) = try harness.startJob(sizes: [4096])
+        let (second, _) = try harness.startJob(sizes: [4096, 4096])
+        harness.handle(.cancel(first, reason: "cancelled", as: .cancelled), at: .milliseconds(1))
+        harness.handle(.writerDiscarded(first), at: .milliseconds(1))
+        harness.handle(.writerDiscarded(first), at: .milliseconds(1))
+        harness.handle(.workspaceRemoved(first), at: .milliseconds(1))
+        let status = harness.core.status(at: harness.time(.seconds(1)), cpuSeconds: 0.5)
+        #expect(status.workers.map(\.workerID) == ["a", "b"])
+        #expect(status.workers.map(\.busy).reduce(0, +) == 2)
+        #expect(status.jobs.map(\.jobID) == [second, first])
+        #expect(status.jobs.map(\.state) == [.running, .cancelled])
+        #expect(status.coordinatorCPUSeconds == 0.5)
+    }
+}
