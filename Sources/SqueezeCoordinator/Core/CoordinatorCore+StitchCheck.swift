@@ -53,7 +53,7 @@ extension CoordinatorCore {
             checkLocally(check)
             return
         }
-        if verification.audit.shouldAudit(roll: UInt64.random(in: 0...UInt64.max)) {
+        if verification.audit.shouldAudit(roll: rolls.next()) {
             check.verdict = .audited(peer)
             checkLocally(check)
             return

@@ -164,7 +164,7 @@ extension CoordinatorCore {
         var request = pending.request
         switch VerdictReading.read(report.findings, claims: pending.claims, byReference: pending.byReference) {
         case .good:
-            if verification.audit.shouldAudit(roll: UInt64.random(in: 0...UInt64.max)) {
+            if verification.audit.shouldAudit(roll: rolls.next()) {
                 request.verdict = .audited(peer)
                 checkLocally(request)
                 return

@@ -71,10 +71,17 @@ struct CoordinatorCore {
     var verification = VerificationBook()
     /// Writer partitions sent a command since the last tick's flush.
     var writersToFlush: Set<Int> = []
+    /// Where the audit's draws come from (`VerifierAudit`): the system's generator, or a
+    /// test's, so the core's choices are made from its inputs alone.
+    var rolls: any RandomNumberGenerator & Sendable
 
     /// A core with nothing to do yet, at `time`.
-    init(configuration: CoordinatorConfiguration, logger: Logger, metrics: CoordinatorMetrics, at time: EventTime) {
+    init(
+        configuration: CoordinatorConfiguration, logger: Logger, metrics: CoordinatorMetrics, at time: EventTime,
+        rolls: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
         self.configuration = configuration
+        self.rolls = rolls
         self.logger = logger
         self.metrics = metrics
         now = time.instant

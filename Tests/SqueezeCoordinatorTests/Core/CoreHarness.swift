@@ -17,11 +17,15 @@ struct CoreHarness {
     private(set) var folders: [String] = []
 
     /// A running core (with `writers` writer partitions) at `start`, with `configuration`.
-    init(_ configuration: CoordinatorConfiguration = CoreHarness.configuration(), writers: Int = 2) {
+    init(
+        _ configuration: CoordinatorConfiguration = CoreHarness.configuration(), writers: Int = 2,
+        rolls: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
         start = .now
         core = CoordinatorCore(
             configuration: configuration, logger: Logger(label: "core-test"),
-            metrics: CoordinatorMetrics(factory: NOOPMetricsHandler.instance), at: EventTime(instant: start, micros: 0, wall: Date(timeIntervalSince1970: 1_800_000_000)))
+            metrics: CoordinatorMetrics(factory: NOOPMetricsHandler.instance), at: EventTime(instant: start, micros: 0, wall: Date(timeIntervalSince1970: 1_800_000_000)),
+            rolls: rolls)
         core.start(writers: writers)
     }
 
@@ -132,4 +136,10 @@ extension Array where Element == CoordinatorEffect {
         for event in events(of: id) { if case .finished(let summary) = event { return summary } }
         return nil
     }
+}
+
+/// Draws that are always `value`: 0 makes every good verdict an audit.
+struct FixedRolls: RandomNumberGenerator, Sendable {
+    var value: UInt64
+    mutating func next() -> UInt64 { value }
 }

@@ -10,12 +10,13 @@ import Testing
 struct VerificationScenarioTests {
     let verifier: PeerID = "verifier"
 
-    /// A core where `a` (four slots) compresses and `verifier` (one slot) can check; audits
-    /// practically never, so a good verdict is taken as it is.
-    func harness() -> CoreHarness {
+    /// A core where `a` (four slots) compresses and `verifier` (one slot) can check; every good
+    /// verdict is audited, or none.
+    func harness(audited: Bool = false) -> CoreHarness {
         var configuration = CoreHarness.configuration()
-        configuration.auditInterval = .max
-        var harness = CoreHarness(configuration)
+        configuration.auditInterval = 256
+        // A draw of 1 is never a multiple of 256; one of 0 always is.
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: audited ? 0 : 1))
         harness.register(a, slots: 4)
         let hello = WorkerHello(workerID: "verifier", host: "h", slots: 1, pid: 9, engines: CompressionEngine.allCases.map(\.rawValue),
                                 storage: .remote, capabilities: [WorkerHello.verifyCapability])
@@ -104,5 +105,20 @@ struct VerificationScenarioTests {
         #expect(overdue.contains { if case .check(.answer) = $0 { true } else { false } })
         #expect(harness.core.verification.lateVerifiers.contains(verifier.bytes))
         #expect(harness.core.verification.quarantine.strikes(of: verifier.bytes) == 0, "slow is not hostile")
+    }
+
+    @Test("a good verdict drawn for an audit is checked by the coordinator first; a bad answer called good strikes both")
+    func audit() throws {
+        var harness = harness(audited: true)
+        defer { harness.cleanUp() }
+        let (_, _, verify) = try answered(&harness)
+        let report = VerifyReport(checkID: verify.checkID, findings: [VerifyFinding(outcome: .decoded, crc: 7)])
+        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, userID: nil), at: .milliseconds(3))
+        #expect(effects.writes.isEmpty, "not written on the verifier's word alone")
+        let local = try #require(effects.compactMap { if case .check(.answer(let request)) = $0 { request } else { nil } }.first)
+        let refused = harness.handle(.answerChecked(local, BlockDefect("does not decode")), at: .milliseconds(4))
+        #expect(refused.writes.isEmpty)
+        #expect(harness.core.verification.quarantine.strikes(of: a.bytes) == 1)
+        #expect(harness.core.verification.quarantine.strikes(of: verifier.bytes) == 1)
     }
 }
