@@ -95,9 +95,9 @@ extension CoordinatorCore {
             if traces[timing.jobID] != nil, let offset = clocks.offset(of: peer) {
                 traces[timing.jobID]?.timing(timing, from: peer, offset: offset, receivedAt: received)
             }
-        case .clock(let micros):
+        case .clock(let sent):
             guard workers.heard(peer, at: now) else { return }
-            clocks.sample(peer, sent: micros, received: micros)
+            clocks.sample(peer, sent: sent, received: micros)
         case .goodbye:
             if let worker = workers[peer] {
                 logger.info("worker left", metadata: ["worker": "\(worker.hello.workerID)"])

@@ -38,7 +38,8 @@ struct CoreHarness {
 
     /// The time `offset` after the start.
     func time(_ offset: Duration) -> EventTime {
-        EventTime(instant: start + offset, micros: Int64(offset.seconds * 1e6), wall: Date(timeIntervalSince1970: 1_800_000_000 + offset.seconds))
+        EventTime(instant: start + offset, micros: offset.components.seconds * 1_000_000 + offset.components.attoseconds / 1_000_000_000_000,
+                  wall: Date(timeIntervalSince1970: 1_800_000_000 + offset.seconds))
     }
 
     /// Takes `event` at `offset` and returns what the core decided.
@@ -60,7 +61,7 @@ struct CoreHarness {
     /// Starts a job over files of `sizes` bytes at `offset` (scanned for real, in a folder of
     /// its own); returns its id and what the core decided.
     mutating func startJob(
-        sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false,
+        sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false, fileEvents: Bool = false,
         at offset: Duration = .zero, arrange: (String) throws -> Void = { _ in }
     ) throws -> (UInt64, [CoordinatorEffect]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
@@ -75,6 +76,7 @@ struct CoreHarness {
         var request = JobRequest(source: source, destination: folder + "/out", level: 6, force: false, heartbeatMilliseconds: heartbeatMilliseconds)
         request.verify = verify
         request.trace = trace ? true : nil
+        request.fileEvents = fileEvents ? true : nil
         let configuration = core.configuration
         let prepared = try JobPreparer.prepare(request, blockSize: configuration.blockSize, root: nil)
         let id = core.takeJobID(resuming: nil)
