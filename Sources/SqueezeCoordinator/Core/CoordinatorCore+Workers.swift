@@ -7,7 +7,6 @@ import SqueezeZMQ
 extension CoordinatorCore {
     /// A decoded message from worker `peer`.
     mutating func receive(_ message: WireMessage, from peer: PeerID) {
-        let now = now
         switch message {
         case .workerReady(let hello):
             if workers[peer] != nil { requeue(worker: peer, now: now) }
@@ -157,7 +156,6 @@ extension CoordinatorCore {
     /// period liveness, probes, stitches, checks and clients are judged, writers flush, and jobs
     /// whose counters moved send progress.
     mutating func tick() {
-        let now = now
         sendHeldChecks()
         // Any message is a sign of life: a worker sent something within the interval needs
         // no heartbeat, so a busy cluster exchanges none.

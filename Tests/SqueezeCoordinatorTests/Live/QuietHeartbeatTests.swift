@@ -31,9 +31,8 @@ struct QuietHeartbeatTests {
     @Test("no heartbeats while it answers a probe every 50 ms; one about every 200 ms once it goes quiet")
     func heartbeatsOnlyWhenQuiet() async throws {
         let context = try ZMQContext()
-        let coordinator = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
-            name: "raw-coordinator", type: .router, bind: ["tcp://127.0.0.1:*"]))
-        let address = try #require(coordinator.boundEndpoints.first)
+        let raw = try await RawCoordinator.start(context: context)
+        let (coordinator, address) = (raw.endpoint, raw.address)
         var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "beating", heartbeatInterval: .milliseconds(200))
         configuration.storage = .remote  // probes are answered at once, without touching a disk
         let worker = Worker(configuration: configuration, context: context)
@@ -49,7 +48,7 @@ struct QuietHeartbeatTests {
                     let from = Array(message.frames[0])
                     if case .workerReady = envelope.message {
                         peer.withLockedValue { $0 = from }
-                        coordinator.send(ZMQMessage([ZMQFrame(from)] + WireCodec.encode(.welcome(welcome))))
+                        raw.send(.welcome(welcome), to: from)
                     }
                     received.note(envelope.message)
                 }
@@ -66,7 +65,7 @@ struct QuietHeartbeatTests {
             let repliesBefore = received.replies
             for job in 1...24 {
                 let probe = StorageProbe(jobID: UInt64(job), workspace: Array("/nonexistent".utf8), token: "t", sample: nil)
-                coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.probe(probe))))
+                raw.send(.probe(probe), to: routing)
                 try? await Task.sleep(for: .milliseconds(50))
             }
             #expect(await Self.eventually { received.replies - repliesBefore == 24 })

@@ -25,9 +25,8 @@ struct WorkerProbeTests {
         #expect(output.withCString { mkfifo($0, 0o600) } == 0)
 
         let context = try ZMQContext()
-        let coordinator = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
-            name: "raw-coordinator", type: .router, bind: ["tcp://127.0.0.1:*"]))
-        let address = try #require(coordinator.boundEndpoints.first)
+        let raw = try await RawCoordinator.start(context: context)
+        let (coordinator, address) = (raw.endpoint, raw.address)
         var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "prober")
         configuration.storage = .auto
         let worker = Worker(configuration: configuration, context: context)
@@ -44,7 +43,7 @@ struct WorkerProbeTests {
                     switch envelope.message {
                     case .workerReady:
                         peer.withLockedValue { $0 = from }
-                        coordinator.send(ZMQMessage([ZMQFrame(from)] + WireCodec.encode(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 30)))))
+                        raw.send(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 30)), to: from)
                     case .probeReply(let reply): answers.withLockedValue { $0.append("probe \(reply.shared)") }
                     case .stitched(let result): answers.withLockedValue { $0.append("stitched \(result.failure ?? "ok")") }
                     default: break
@@ -59,9 +58,8 @@ struct WorkerProbeTests {
             let stitch = StitchRequest(
                 jobID: 1, file: 0, attempt: 1, workspace: workspace.bytes, offset: 10, syncResult: false, permissions: 0o644,
                 modifiedSeconds: 0, modifiedNanoseconds: 0, header: [], trailer: [], pieces: [])
-            coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.stitch(stitch))))
-            coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.probe(
-                StorageProbe(jobID: 1, workspace: workspace.bytes, token: "token", sample: nil)))))
+            raw.send(.stitch(stitch), to: routing)
+            raw.send(.probe(StorageProbe(jobID: 1, workspace: workspace.bytes, token: "token", sample: nil)), to: routing)
             #expect(await QuietHeartbeatTests.eventually { answers.withLockedValue { $0 } == ["probe true"] }, "\(answers.withLockedValue { $0 })")
             // Unblock the stitch: it finishes, a segment after a header that ends at 10.
             reader = output.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }

@@ -13,9 +13,9 @@ struct WorkerQueueTests {
     @Test("items past the queue's bound are failed at once with the reason; the rest are held")
     func boundedQueue() async throws {
         let context = try ZMQContext()
-        let coordinator = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
-            name: "raw-coordinator", type: .router, bind: ["tcp://127.0.0.1:*"]))
-        let address = try #require(coordinator.boundEndpoints.first)
+        let setting = try LevelTable.setting(forLevel: 1)
+        let raw = try await RawCoordinator.start(context: context)
+        let (coordinator, address) = (raw.endpoint, raw.address)
         var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "flooded")
         configuration.storage = .remote
         configuration.itemDelayForTesting = .seconds(3)  // the slot stays busy while the items arrive
@@ -32,7 +32,7 @@ struct WorkerQueueTests {
                     case .workerReady:
                         let from = Array(message.frames[0])
                         peer.withLockedValue { $0 = from }
-                        coordinator.send(ZMQMessage([ZMQFrame(from)] + WireCodec.encode(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 60)))))
+                        raw.send(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 60)), to: from)
                     case .itemFailed(let failure): refused.withLockedValue { $0.append(failure) }
                     default: break
                     }
@@ -43,11 +43,10 @@ struct WorkerQueueTests {
                 group.cancelAll()
                 return
             }
-            guard let setting = try? LevelTable.setting(forLevel: 1) else { return }
             for item in 0..<80 {
                 let block = WorkBlock(file: 0, index: 0, dictionaryLength: 0, isLast: true, bytes: ZMQFrame(Array(repeating: 7, count: 100)))
                 let work = WorkAssignment(jobID: 1, itemID: UInt64(item), setting: setting, blocks: [block])
-                coordinator.send(ZMQMessage([ZMQFrame(routing)] + WireCodec.encode(.work(work))))
+                raw.send(.work(work), to: routing)
             }
             // One item compressing, one in the hand of the queue's owner, 64 queued: 14 to 16 refused.
             #expect(await QuietHeartbeatTests.eventually { refused.withLockedValue { $0.count } >= 14 })
