@@ -9,13 +9,13 @@ extension CoordinatorCore {
     /// already ended gives its `finished` alone. An owner takes the job over: its silence
     /// cancels the job, as its submitter's did.
     mutating func attach(_ request: AttachRequest, client peer: PeerID) throws -> JobAttachment {
-        let id = request.jobID
+        let id = JobID(request.jobID)
         if let milliseconds = request.heartbeatMilliseconds, !JobRequestRules.clientHeartbeatRange.contains(milliseconds) {
             let range = JobRequestRules.clientHeartbeatRange
             throw CoordinatorError("heartbeatMilliseconds \(milliseconds): must be \(range.lowerBound)-\(range.upperBound)")
         }
         if var job = jobs[id], job.state == .running {
-            let accepted = JobAccepted(jobID: id, destination: job.destinationDisplay)
+            let accepted = JobAccepted(jobID: id.value, destination: job.destinationDisplay)
             // A client asking again (its requests queued while the coordinator was away reach it
             // together) already gets the events once: a second stream would repeat them.
             if job.owner == peer || job.watchers.contains(peer) { return .already(accepted) }
@@ -31,7 +31,7 @@ extension CoordinatorCore {
             logger.info("client attached", metadata: ["job": "\(id)", "owner": "\(request.owner == true)"])
             return .following(accepted, first: [.started(job.startSnapshot()), .progress(job.snapshot(workers: workers.count, now: now))])
         }
-        if let ended = endedJobs.first(where: { $0.accepted.jobID == id }) {
+        if let ended = endedJobs.first(where: { $0.accepted.jobID == id.value }) {
             return .ended(ended.accepted, ended.summary)
         }
         // A job being cancelled is still in the table, but its end is near and owned by its client.
@@ -40,7 +40,7 @@ extension CoordinatorCore {
 
     /// Whether `peer` follows job `job`, which still runs (or ends, cancelled): its heartbeats
     /// naming the job are echoed.
-    func follows(_ job: UInt64, _ peer: PeerID) -> Bool {
+    func follows(_ job: JobID, _ peer: PeerID) -> Bool {
         guard let record = jobs[job] else { return false }
         // A cancelled job is still followed until its `finished`, which waits for its writers.
         return record.phase.isFollowed && (record.owner == peer || record.watchers.contains(peer))

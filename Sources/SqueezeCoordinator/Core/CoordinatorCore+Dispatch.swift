@@ -12,7 +12,7 @@ extension CoordinatorCore {
             while let assignment = scheduler.nextAssignment(now: now) {
                 if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
                     guard let work = makeReference(assignment) else { continue }
-                    if traces[work.jobID] != nil {
+                    if traces[JobID(work.jobID)] != nil {
                         traceDispatch(assignment, blocks: work.blocks.count, bytes: work.blocks.reduce(0) { $0 + $1.dataLength })
                     }
                     send(.workRef(work), to: assignment.worker)
@@ -54,8 +54,7 @@ extension CoordinatorCore {
         }
         defer { jobs[key.job] = job }
         guard let refs = blocksToSend(key, in: &job) else { return nil }
-        let attempt = nextAttempt
-        nextAttempt += 1
+        let attempt = nextAttempt.take()
         job.attempts[key.item, default: [:]][assignment.worker] = attempt
         let placed = place(key.item, blocks: refs, in: &job)
         if placed { job.placedAttempts.insert(attempt) }
@@ -70,22 +69,21 @@ extension CoordinatorCore {
                 isLast: file.layout.isLast(ref.index), size: file.stamp.size, modifiedSeconds: file.stamp.modifiedSeconds,
                 modifiedNanoseconds: file.stamp.modifiedNanoseconds, inode: file.stamp.inode, permissions: file.stamp.permissions,
                 header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil,
-                placement: placed ? open.placement.map { RefPlacement(attempt: $0.output, offset: $0.offset(of: ref.index, in: file.layout)) } : nil)
+                placement: placed ? open.placement.map { RefPlacement(attempt: $0.output.value, offset: $0.offset(of: ref.index, in: file.layout)) } : nil)
         }
         return RefAssignment(
-            jobID: key.job, itemID: key.item, attempt: attempt, setting: job.setting, workspace: job.workspace.path.bytes,
+            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, workspace: job.workspace.path.bytes,
             syncPieces: !worker.sharesKernel, blocks: blocks)
     }
 
     /// Whether item `item` (blocks of one file) is written in place: the file is placed, and
     /// no dispatch of this item went out before, which might still be writing. A second
     /// dispatch breaks the file's placement: a writer joins it from here on (`Placement`).
-    mutating func place(_ item: UInt64, blocks: [BlockRef], in job: inout JobRecord) -> Bool {
+    mutating func place(_ item: ItemID, blocks: [BlockRef], in job: inout JobRecord) -> Bool {
         guard let index = blocks.first?.file, blocks.allSatisfy({ $0.file == index }),
               let open = job.open[index], !open.joinedByWriter,
               Placement.applies(to: open.plan.layout, setting: job.setting) else { return false }
-        var placement = open.placement ?? Placement(output: nextAttempt, headerLength: header(of: open.plan, in: job).encoded().count)
-        if open.placement == nil { nextAttempt += 1 }
+        var placement = open.placement ?? Placement(output: nextAttempt.take(), headerLength: header(of: open.plan, in: job).encoded().count)
         let placed = placement.admit(item: item)
         job.open[index]?.placement = placement
         if placement.broken { joinInWriter(index, of: &job) }

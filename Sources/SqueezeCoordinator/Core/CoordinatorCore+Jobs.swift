@@ -7,10 +7,10 @@ import SqueezeProtocol
 /// Jobs: scan batches, windows, and how each job ends (`JobPhase`).
 extension CoordinatorCore {
     /// The id for a new job, or the journal's id of a job it resumes; ids go on from the largest.
-    mutating func takeJobID(resuming: UInt64?) -> UInt64 {
+    mutating func takeJobID(resuming: JobID?) -> JobID {
         let id = resuming ?? nextJobID
         // The id may come from the journal file: no overflow trap on the largest one.
-        nextJobID = max(nextJobID, id == .max ? id : id + 1)
+        nextJobID = max(nextJobID, id.value == .max ? id : id.advanced(by: 1))
         return id
     }
 
@@ -31,7 +31,7 @@ extension CoordinatorCore {
         if !configuration.verifyResults || job.request.verify == false { verification.uncheckedJobs.insert(id) }
         scheduler.addJob(id, items: 0, window: 1, engine: job.setting.engine, client: client)
         var start = JobStart(
-            jobID: id, source: job.sourceDisplay, destination: job.destinationDisplay,
+            jobID: id.value, source: job.sourceDisplay, destination: job.destinationDisplay,
             files: first.files.count + first.kept.count,
             bytes: first.files.reduce(0) { $0 + $1.stamp.size } + first.kept.reduce(0) { $0 + $1.bytesIn }, engine: job.setting.description)
         start.scanning = first.finished ? nil : true
@@ -47,7 +47,7 @@ extension CoordinatorCore {
 
     /// Plans a batch of a job's scan: its files join the job, the planner's items the
     /// scheduler, and the scan goes on while the job's open files are under the limit.
-    mutating func scanned(_ id: UInt64, batch: PreparedBatch) {
+    mutating func scanned(_ id: JobID, batch: PreparedBatch) {
         guard var job = jobs.removeValue(forKey: id) else { return }
         job.scanBusy = false
         guard job.state == .running else {
@@ -96,14 +96,14 @@ extension CoordinatorCore {
     /// coordinator CPU-s per GB; two, 131 MiB and 1.08, and no slower.
     static let relayCreditPerSlot = 2
     /// Sets job `id`'s window again: a worker came or left, so the cluster's credit changed.
-    mutating func refreshWindow(_ id: UInt64) {
+    mutating func refreshWindow(_ id: JobID) {
         guard let job = jobs[id], job.state == .running else { return }
         scheduler.setWindow(id, window(for: job))
     }
 
     /// Asks the scanner for job `id`'s next batch unless one is being read, the walk is over,
     /// or the job holds as many open files as it may.
-    mutating func continueScan(_ id: UInt64) {
+    mutating func continueScan(_ id: JobID) {
         // Checked field by field: this runs for every finished file, and a copy of the job is dear.
         guard started, !stopping, jobs[id]?.state == .running, jobs[id]?.scanBusy == false, let walker = jobs[id]?.walker,
               let open = jobs[id]?.open.count, open < configuration.openFilesLimit, let job = jobs[id] else { return }
@@ -136,7 +136,7 @@ extension CoordinatorCore {
 
     /// Cancels a running job: its items are dropped everywhere and its temporaries removed. It
     /// ends as `state`: cancelled, or failed when it cannot go on (its journal failed).
-    mutating func cancel(job id: UInt64, reason: String = "cancelled", as state: JobState = .cancelled) {
+    mutating func cancel(job id: JobID, reason: String = "cancelled", as state: JobState = .cancelled) {
         guard jobs[id]?.phase.isRunning == true else { return }
         jobs[id]?.message = reason
         perform(jobs[id]?.phase.cancel(as: state, writers: writers) ?? [], job: id)
@@ -144,7 +144,7 @@ extension CoordinatorCore {
     }
 
     /// Carries out what a change of job `id`'s phase asks for.
-    mutating func perform(_ actions: [JobPhaseAction], job id: UInt64) {
+    mutating func perform(_ actions: [JobPhaseAction], job id: JobID) {
         for action in actions {
             switch action {
             case .dropInFlight: dropInFlight(of: id)
@@ -156,12 +156,12 @@ extension CoordinatorCore {
     }
 
     /// A writer partition has removed the temporaries of job `id`.
-    mutating func discarded(_ id: UInt64) {
+    mutating func discarded(_ id: JobID) {
         perform(jobs[id]?.phase.writerDiscarded() ?? [], job: id)
     }
 
     /// Has a writer remove job `id`'s workspace, after the commands before it.
-    mutating func removeWorkspace(of id: UInt64) {
+    mutating func removeWorkspace(of id: JobID) {
         guard let job = jobs[id] else { return }
         guard writers > 0 else {
             // No writers run (the coordinator is not running): nothing else uses the folder.
@@ -173,18 +173,18 @@ extension CoordinatorCore {
     }
 
     /// A writer removed job `id`'s workspace: the job can be reported finished.
-    mutating func workspaceRemoved(_ id: UInt64) {
+    mutating func workspaceRemoved(_ id: JobID) {
         perform(jobs[id]?.phase.workspaceRemoved() ?? [], job: id)
     }
 
     /// Ends job `id`'s dispatch and tells the workers holding its items to drop them.
-    mutating func dropInFlight(of id: UInt64) {
-        for worker in scheduler.removeJob(id) { send(.cancelJob(id), to: worker) }
+    mutating func dropInFlight(of id: JobID) {
+        for worker in scheduler.removeJob(id) { send(.cancelJob(id.value), to: worker) }
     }
 
     /// Reports job `id` finished (its last progress, trace and summary to its clients, its end to
     /// the journal and the history) and forgets it.
-    mutating func finish(_ id: UInt64) {
+    mutating func finish(_ id: JobID) {
         guard let job = jobs.removeValue(forKey: id) else { return }
         // The counters' last sample, as the job ends: a job shorter than a progress interval
         // would otherwise have none.
@@ -202,7 +202,7 @@ extension CoordinatorCore {
         emit(to: final.id, .finished(summary))
         outbox.append(.endJobEvents(final.id))
         outbox.append(.journal(.ended(id, state: JournalJobState(final.state), totals: final.journalTotals, message: final.message, at: wall)))
-        endedJobs.insert((JobAccepted(jobID: id, destination: job.destinationDisplay), summary), at: 0)
+        endedJobs.insert((JobAccepted(jobID: id.value, destination: job.destinationDisplay), summary), at: 0)
         if endedJobs.count > 20 { endedJobs.removeLast() }
         finishedJobs.insert(final.status(now: now), at: 0)
         if finishedJobs.count > configuration.historyJobs { finishedJobs.removeLast(finishedJobs.count - configuration.historyJobs) }
@@ -211,7 +211,7 @@ extension CoordinatorCore {
     }
 
     /// Completes job `id` once every file is published or failed and the scan is over.
-    mutating func checkFinished(_ id: UInt64) {
+    mutating func checkFinished(_ id: JobID) {
         guard let job = jobs[id], job.phase.isRunning, job.allFilesFinished else { return }
         // Every output is published or failed; late answers are dropped from here on.
         perform(jobs[id]?.phase.complete(at: now, outstanding: !job.freeing.isEmpty) ?? [], job: id)
@@ -219,13 +219,13 @@ extension CoordinatorCore {
 
     /// Removes a completed job's workspace once no discard is outstanding (or their grace is
     /// over): workers unlink the stitched files' pieces, so the coordinator finds little left.
-    mutating func removeWorkspaceOnceFreed(_ id: UInt64) {
+    mutating func removeWorkspaceOnceFreed(_ id: JobID) {
         guard let job = jobs[id], case .completing = job.phase else { return }
         perform(jobs[id]?.phase.discardsAnswered(outstanding: !job.freeing.isEmpty, at: now) ?? [], job: id)
     }
 
     /// A worker answered a discard (or is gone: `all` forgets every discard it was sent).
-    mutating func freed(job id: UInt64, by peer: PeerID, all: Bool = false) {
+    mutating func freed(job id: JobID, by peer: PeerID, all: Bool = false) {
         guard let outstanding = jobs[id]?.freeing[peer] else { return }
         if all || outstanding <= 1 {
             jobs[id]?.freeing.removeValue(forKey: peer)

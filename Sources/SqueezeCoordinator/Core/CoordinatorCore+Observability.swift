@@ -26,7 +26,7 @@ extension CoordinatorCore {
     /// Starts tracing job `id`. Workers send `timing` and `clock` only while some job is
     /// traced: the first traced job turns them on (before any of its items go out, on the same
     /// sockets, so each of its items is timed).
-    mutating func startTrace(of id: UInt64) {
+    mutating func startTrace(of id: JobID) {
         let first = traces.isEmpty
         traces[id] = JobTrace(jobID: id, start: micros)
         if first { sendTimings(true) }
@@ -34,7 +34,7 @@ extension CoordinatorCore {
 
     /// Ends job `id`'s trace and returns its last chunk; the last traced job turns workers'
     /// timings off.
-    mutating func endTrace(of id: UInt64) -> TraceChunk? {
+    mutating func endTrace(of id: JobID) -> TraceChunk? {
         guard var trace = traces.removeValue(forKey: id) else { return nil }
         if traces.isEmpty { sendTimings(false) }
         return trace.finish(at: micros)

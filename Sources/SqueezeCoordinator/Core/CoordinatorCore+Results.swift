@@ -7,7 +7,7 @@ extension CoordinatorCore {
     /// Takes a result if it is the first one for its item, from the worker the item was sent
     /// to, and matches what was sent; hands its blocks to the writers. Returns whether it did.
     mutating func accept(_ result: WorkResult, from peer: PeerID) -> Bool {
-        let key = ItemKey(job: result.jobID, item: result.itemID)
+        let key = ItemKey(job: JobID(result.jobID), item: ItemID(result.itemID))
         guard let expected = admit(key, from: peer, rawLengths: result.blocks.map(\.rawLength)) else { return false }
         if checksResults(of: key.job) {
             check(result, item: key, from: peer, expected: expected)
@@ -21,14 +21,14 @@ extension CoordinatorCore {
     /// given counts, so pieces of any other attempt (a worker declared dead, a slower copy)
     /// are never stitched. Blocks it could not read fail their files.
     mutating func accept(_ result: RefResult, from peer: PeerID) -> Bool {
-        let key = ItemKey(job: result.jobID, item: result.itemID)
-        if let given = jobs[key.job]?.attempts[key.item]?[peer], given != result.attempt {
+        let key = ItemKey(job: JobID(result.jobID), item: ItemID(result.itemID))
+        if let given = jobs[key.job]?.attempts[key.item]?[peer], given.value != result.attempt {
             countMalformed(ProtocolError.malformed("resultRef for attempt \(result.attempt), the worker was given \(given)"), from: peer)
             itemWentWrong(key, on: peer, reason: "its worker answered for another attempt")
             return false
         }
         // A block written in place must end where the next one starts.
-        if jobs[key.job]?.placedAttempts.contains(result.attempt) == true, let mismatch = placedLengthMismatch(result, item: key) {
+        if jobs[key.job]?.placedAttempts.contains(AttemptID(result.attempt)) == true, let mismatch = placedLengthMismatch(result, item: key) {
             countMalformed(ProtocolError.malformed(mismatch), from: peer)
             itemWentWrong(key, on: peer, reason: mismatch)
             return false
@@ -38,7 +38,7 @@ extension CoordinatorCore {
         guard let expected = admit(key, from: peer, rawLengths: result.pieces.map { $0.failure == nil ? $0.rawLength : nil }),
               let workspace = jobs[key.job]?.workspace.path else { return false }
         jobs[key.job]?.attempts.removeValue(forKey: key.item)
-        let placed = jobs[key.job]?.placedAttempts.remove(result.attempt) != nil
+        let placed = jobs[key.job]?.placedAttempts.remove(AttemptID(result.attempt)) != nil
         var blocks: [PendingBlock?] = []
         var failures: [(Int, String)] = []
         for (position, (ref, piece)) in zip(expected, result.pieces).enumerated() {
@@ -48,11 +48,11 @@ extension CoordinatorCore {
                 continue
             }
             var block = PieceBlock(
-                path: JobWorkspace.piecePath(in: workspace, item: key.item, attempt: result.attempt, position: position),
+                path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: result.attempt, position: position),
                 crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength,
-                item: key.item, attempt: result.attempt, position: position)
+                item: key.item, attempt: AttemptID(result.attempt), position: position)
             if placed, let open = jobs[key.job]?.open[ref.file], let placement = open.placement {
-                block.path = JobWorkspace.stitchPath(in: workspace, file: ref.file, attempt: placement.output)
+                block.path = JobWorkspace.stitchPath(in: workspace, file: ref.file, attempt: placement.output.value)
                 block.offset = placement.offset(of: ref.index, in: open.plan.layout)
                 block.placed = true
             }

@@ -140,7 +140,7 @@ extension CoordinatorCore {
     /// dispatching into the window the written blocks freed).
     mutating func writerReported(_ outcomes: [Result<OutputWriter.Progress, WriteFailure>]) {
         var moved = false
-        var finishedIn: [UInt64] = []
+        var finishedIn: [JobID] = []
         for outcome in outcomes {
             switch outcome {
             case .success(let progress):
@@ -160,7 +160,7 @@ extension CoordinatorCore {
             checkFinished(id)
             continueScan(id)
         }
-        var jobsReported: [UInt64] = []
+        var jobsReported: [JobID] = []
         for case .success(let progress) in outcomes where !jobsReported.contains(progress.key.job) {
             jobsReported.append(progress.key.job)
             flushIfOnlyFlushLeft(progress.key.job)
@@ -198,7 +198,7 @@ extension CoordinatorCore {
 
     /// Publishes what the writers have sealed now, rather than up to a tick later (a tenth of
     /// a second, most of a small job's time), once every file job `id` has left is sealed.
-    mutating func flushIfOnlyFlushLeft(_ id: UInt64) {
+    mutating func flushIfOnlyFlushLeft(_ id: JobID) {
         if jobs[id]?.onlyFlushLeft == true { flushWriters() }
     }
 

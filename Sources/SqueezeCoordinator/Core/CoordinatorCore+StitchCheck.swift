@@ -18,7 +18,7 @@ extension CoordinatorCore {
         }
         verification.segments[check.id] = PendingSegmentCheck(check: check, verifier: verifier, sentAt: now)
         verification.segmentsCheckedByWorkers += 1
-        sendVerify(VerifyRequest(checkID: check.id, jobID: check.file.job, itemID: 0, blocks: [.range(VerifyRange(
+        sendVerify(VerifyRequest(checkID: check.id, jobID: check.file.job.value, itemID: 0, blocks: [.range(VerifyRange(
             path: check.path.bytes, offset: check.range.lowerBound, length: check.range.upperBound - check.range.lowerBound))]), to: verifier)
     }
 

@@ -25,7 +25,7 @@ extension CoordinatorCore {
             let end = placement.end(of: file.layout)
             job.stitchPieces.removeValue(forKey: key.file)
             write(for: key, .placed(
-                spec(of: file, in: job), output: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: placement.output),
+                spec(of: file, in: job), output: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: placement.output.value),
                 end: end, trailer: checksum.trailer.encoded()))
             return
         }
@@ -54,8 +54,7 @@ extension CoordinatorCore {
                     if isLast { joinInWriter(key.file, of: &job) }
                     return
                 }
-                stitch = StitchInProgress(worker: worker.routingID, attempt: nextAttempt, headerLength: header.count, now: now)
-                nextAttempt += 1
+                stitch = StitchInProgress(worker: worker.routingID, attempt: nextAttempt.take(), headerLength: header.count, now: now)
             }
             guard var current = stitch, let worker = workers[current.worker] else { return }
             var trailer: [UInt8] = []
@@ -76,12 +75,12 @@ extension CoordinatorCore {
                 expectedCRC = StitchSegment.expectedCRC(header: first == 0 ? header : [], pieces: stored, trailer: trailer)
             }
             send(.stitch(StitchRequest(
-                jobID: key.job, file: UInt32(key.file), attempt: current.attempt, workspace: job.workspace.path.bytes,
+                jobID: key.job.value, file: UInt32(key.file), attempt: current.attempt.value, workspace: job.workspace.path.bytes,
                 offset: current.end, syncResult: !worker.sharesKernel, permissions: file.stamp.permissions,
                 modifiedSeconds: file.stamp.modifiedSeconds, modifiedNanoseconds: file.stamp.modifiedNanoseconds,
                 header: first == 0 ? header : [], trailer: trailer,
                 pieces: pieces[first..<next].compactMap { piece in
-                    piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: $0.length) }
+                    piece.map { StitchPiece(item: $0.item.value, attempt: $0.attempt.value, position: UInt32($0.position), length: $0.length) }
                 })), to: current.worker)
             if current.awaited.isEmpty { current.since = now }
             current.sentPieces = next
@@ -109,9 +108,9 @@ extension CoordinatorCore {
     /// check passed, the output is adopted like a one-block file and the worker removes the
     /// pieces. A failed segment falls back to a writer; answers of any other attempt are late.
     mutating func stitched(_ result: StitchResult, from peer: PeerID) {
-        let key = FileKey(job: result.jobID, file: Int(result.file))
+        let key = FileKey(job: JobID(result.jobID), file: Int(result.file))
         guard jobs[key.job]?.state == .running, var current = jobs[key.job]?.stitching[key.file],
-              current.worker == peer, current.attempt == result.attempt else {
+              current.worker == peer, current.attempt.value == result.attempt else {
             lateResults += 1
             return
         }
@@ -135,7 +134,7 @@ extension CoordinatorCore {
         if let expectedCRC = segment.expectedCRC, let job = jobs[key.job], let pieces = job.stitchPieces[key.file],
            segment.pieces.upperBound <= pieces.count {
             check = SegmentCheck(
-                id: verification.nextCheckID, file: key, attempt: result.attempt, stitcher: peer,
+                id: verification.nextCheckID, file: key, attempt: AttemptID(result.attempt), stitcher: peer,
                 path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt), range: segment.range,
                 expectedCRC: expectedCRC, header: segment.header, pieces: pieces[segment.pieces].compactMap { $0 }, trailer: segment.trailer)
             verification.nextCheckID += 1
@@ -158,15 +157,15 @@ extension CoordinatorCore {
         guard let stitch = running.stitching.removeValue(forKey: key.file) else { return }
         let pieces = running.stitchPieces.removeValue(forKey: key.file) ?? []
         let member = PieceBlock(
-            path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: stitch.attempt),
+            path: JobWorkspace.stitchPath(in: running.workspace.path, file: key.file, attempt: stitch.attempt.value),
             crc: 0, rawLength: 0, length: stitch.confirmed, item: 0, attempt: stitch.attempt, position: 0)
         if let file = running.open[key.file]?.plan {
             write(for: key, .members([(spec(of: file, in: running), member)]))
         }
         // The worker that stitched frees the pieces' space: that costs the kernel time per
         // byte, which the coordinator must not spend.
-        send(.discard(PieceDiscard(jobID: key.job, workspace: running.workspace.path.bytes, pieces: pieces.compactMap { piece in
-            piece.map { StitchPiece(item: $0.item, attempt: $0.attempt, position: UInt32($0.position), length: 0) }
+        send(.discard(PieceDiscard(jobID: key.job.value, workspace: running.workspace.path.bytes, pieces: pieces.compactMap { piece in
+            piece.map { StitchPiece(item: $0.item.value, attempt: $0.attempt.value, position: UInt32($0.position), length: 0) }
         })), to: stitch.worker)
         running.freeing[stitch.worker, default: 0] += 1
     }

@@ -7,7 +7,7 @@ import SqueezeZMQ
 /// what was planned (see docs/architecture.md, "Checking results").
 extension CoordinatorCore {
     /// Whether job `id`'s answers are checked.
-    func checksResults(of id: UInt64) -> Bool {
+    func checksResults(of id: JobID) -> Bool {
         !verification.uncheckedJobs.contains(id)
     }
 
@@ -133,11 +133,11 @@ extension CoordinatorCore {
             }
         }
         guard !blocks.isEmpty else { return nil }
-        return (VerifyRequest(checkID: 0, jobID: request.item.job, itemID: request.item.item, blocks: blocks), claims, byReference)
+        return (VerifyRequest(checkID: 0, jobID: request.item.job.value, itemID: request.item.item.value, blocks: blocks), claims, byReference)
     }
 
     /// The workers as the verifier choice sees them: able to verify when they announced `capability`.
-    func verifierCandidates(job: UInt64, capability: String = WorkerHello.verifyCapability) -> [VerifierCandidate] {
+    func verifierCandidates(job: JobID, capability: String = WorkerHello.verifyCapability) -> [VerifierCandidate] {
         workers.all.map { worker in
             VerifierCandidate(
                 id: worker.routingID, canVerify: worker.hello.capabilities?.contains(capability) == true,

@@ -55,9 +55,9 @@ extension CoordinatorCore {
             verified(report, from: peer)
         case .probeReply(let reply):
             guard workers.heard(peer, at: now), let worker = workers[peer] else { return }
-            if workers.probeAnswered(by: peer, job: reply.jobID, shared: reply.shared) {
-                scheduler.setReadsItself(reply.jobID, on: peer, reply.shared)
-                scheduler.resume(reply.jobID, on: peer)
+            if workers.probeAnswered(by: peer, job: JobID(reply.jobID), shared: reply.shared) {
+                scheduler.setReadsItself(JobID(reply.jobID), on: peer, reply.shared)
+                scheduler.resume(JobID(reply.jobID), on: peer)
                 logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
                     "worker": "\(worker.hello.workerID)", "job": "\(reply.jobID)",
                     "reason": "\(String((reply.reason ?? "-").prefix(200)).debugDescription)",
@@ -65,7 +65,7 @@ extension CoordinatorCore {
             }
             pump()
         case .itemFailed(let failure):
-            let key = ItemKey(job: failure.jobID, item: failure.itemID)
+            let key = ItemKey(job: JobID(failure.jobID), item: ItemID(failure.itemID))
             workers.heard(peer, at: now)
             // Only the worker holding the item can fail it, and then it is tried elsewhere.
             switch scheduler.verdict(key, from: peer) {
@@ -81,7 +81,7 @@ extension CoordinatorCore {
             pump()
             sendChecksLeft(for: peer)
         case .discarded(let job):
-            freed(job: job, by: peer)
+            freed(job: JobID(job), by: peer)
         case .timing(let timing):
             guard let worker = workers[peer] else { return }
             workers.heard(peer, at: now)
@@ -91,8 +91,8 @@ extension CoordinatorCore {
             }
             let received = micros
             clocks.sample(peer, sent: timing.endedAt, received: received)
-            if traces[timing.jobID] != nil, let offset = clocks.offset(of: peer) {
-                traces[timing.jobID]?.timing(timing, from: peer, offset: offset, receivedAt: received)
+            if traces[JobID(timing.jobID)] != nil, let offset = clocks.offset(of: peer) {
+                traces[JobID(timing.jobID)]?.timing(timing, from: peer, offset: offset, receivedAt: received)
             }
         case .clock(let sent):
             guard workers.heard(peer, at: now) else { return }
@@ -191,7 +191,7 @@ extension CoordinatorCore {
 
     /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
     /// remote when it says so, a probe when it is in `auto` mode.
-    mutating func assignStorage(worker peer: PeerID, job id: UInt64) {
+    mutating func assignStorage(worker peer: PeerID, job id: JobID) {
         guard let job = jobs[id], let start = workers.startStorage(
             of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, at: now) else { return }
         switch start {

@@ -36,15 +36,15 @@ struct CoordinatorCore {
     /// The registered workers: liveness, throughput, and how each gets at each job's files.
     var workers: WorkerRoster
     /// The running jobs (and those ending), by id.
-    var jobs: [UInt64: JobRecord] = [:]
+    var jobs: [JobID: JobRecord] = [:]
     /// The running jobs' ids, oldest first.
-    var jobOrder: [UInt64] = []
+    var jobOrder: [JobID] = []
     /// Who gets which item: credit, windows, requeues, deadlines and which answers count.
     var scheduler: Scheduler
     /// The id the next new job gets.
-    var nextJobID: UInt64 = 1
+    var nextJobID: JobID = 1
     /// Numbers each by-reference dispatch; pieces carry it in their names (fencing).
-    var nextAttempt: UInt64 = 1
+    var nextAttempt: AttemptID = 1
     /// Ended jobs in the history, newest first (as `status` lists them).
     var finishedJobs: [JobStatus] = []
     /// How recently ended jobs ended, for a client that attaches after the fact (newest first).
@@ -60,7 +60,7 @@ struct CoordinatorCore {
         didSet { metrics.lateResults.increment(by: max(0, lateResults - oldValue)) }
     }
     /// Traces of the jobs that asked for one (`JobRequest.trace`).
-    var traces: [UInt64: JobTrace] = [:]
+    var traces: [JobID: JobTrace] = [:]
     /// How each worker's clock maps onto this one's, for traces.
     var clocks = ClockOffsets()
     /// Warnings a peer can repeat at will are logged at most once per interval each.
@@ -165,7 +165,7 @@ struct CoordinatorCore {
     }
 
     /// The journal's history, as the coordinator starts: ids go on from `nextJobID`.
-    mutating func restore(nextJobID next: UInt64, history: [JobStatus]) {
+    mutating func restore(nextJobID next: JobID, history: [JobStatus]) {
         nextJobID = max(nextJobID, next)
         finishedJobs = history
     }
@@ -182,7 +182,7 @@ struct CoordinatorCore {
     }
 
     /// An event for job `id`'s clients.
-    mutating func emit(to id: UInt64, _ event: JobEvent) {
+    mutating func emit(to id: JobID, _ event: JobEvent) {
         outbox.append(.jobEvent(event, job: id))
     }
 
@@ -202,6 +202,6 @@ struct CoordinatorCore {
     /// The writer partition that owns file `key`'s output; nil before the writers run.
     func writerPartition(of key: FileKey) -> Int? {
         guard writers > 0 else { return nil }
-        return Int((key.job &* 1_000_003 &+ UInt64(key.file)) % UInt64(writers))
+        return Int((key.job.value &* 1_000_003 &+ UInt64(key.file)) % UInt64(writers))
     }
 }

@@ -16,9 +16,9 @@ enum CoordinatorEffect: Sendable {
     /// Something for the journal, in order.
     case journal(JournalCommand)
     /// An event for job `job`'s clients.
-    case jobEvent(JobEvent, job: UInt64)
+    case jobEvent(JobEvent, job: JobID)
     /// Job `job` ended: its clients' streams end (after its `finished`).
-    case endJobEvents(UInt64)
+    case endJobEvents(JobID)
     /// Remove a workspace at once: no writer runs to do it after the job's other commands.
     case removeWorkspace(JobWorkspace)
 }

@@ -14,7 +14,7 @@ enum CoordinatorEvent: Sendable {
     /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.
     case tick
     /// A batch of a job's scan was read.
-    case scanned(UInt64, PreparedBatch)
+    case scanned(JobID, PreparedBatch)
     /// A reader loaded a dispatch for a remote worker, about to send it; `sources` is what
     /// the result check keeps of its blocks.
     case read(Dispatch, sources: [BlockRef: SourceBlock])
@@ -25,15 +25,15 @@ enum CoordinatorEvent: Sendable {
     /// A writer carried out a command: what each file it touched came to.
     case written([Result<OutputWriter.Progress, WriteFailure>])
     /// A writer partition discarded a job's temporaries.
-    case writerDiscarded(UInt64)
+    case writerDiscarded(JobID)
     /// A writer removed a job's workspace.
-    case workspaceRemoved(UInt64)
+    case workspaceRemoved(JobID)
     /// The coordinator's own check of an answer is done.
     case answerChecked(VerificationRequest, BlockDefect?)
     /// The coordinator's own check of a stitched segment is done.
     case segmentChecked(SegmentCheck, SegmentFinding)
     /// A job is to end as `state` (cancelled, or failed), for `reason`.
-    case cancel(UInt64, reason: String, as: JobState)
+    case cancel(JobID, reason: String, as: JobState)
     /// A client sent something.
     case clientHeard(PeerID)
     /// A send to a client failed.

@@ -4,10 +4,10 @@ import SqueezeJournal
 /// looked up a scan batch at a time, so a job of a million files never holds them all.
 struct EarlierOutputs: Sendable {
     let journal: Journal
-    let job: UInt64
+    let job: JobID
 
     /// The outputs the job had published among `paths` (relative path bytes). Blocking.
     func lookup(_ paths: [[UInt8]]) throws -> [[UInt8]: PublishedFile] {
-        try journal.publishedFiles(of: job, among: paths)
+        try journal.publishedFiles(of: job.value, among: paths)
     }
 }

@@ -4,5 +4,5 @@ import SqueezeJournal
 /// What the actor asks the journal task to record, in order, off the actor.
 enum JournalCommand: Sendable {
     /// A job ended at `at`: its state, totals and message.
-    case ended(UInt64, state: JournalJobState, totals: JournalTotals, message: String?, at: Date)
+    case ended(JobID, state: JournalJobState, totals: JournalTotals, message: String?, at: Date)
 }

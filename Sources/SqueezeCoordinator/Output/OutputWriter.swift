@@ -40,7 +40,7 @@ struct OutputWriter {
         /// Its journal entry.
         func record(_ facts: SealedFacts) -> PublishedFile {
             PublishedFile(
-                job: key.job, path: relativePath, sourceSize: stamp.size, sourceModifiedSeconds: stamp.modifiedSeconds,
+                job: key.job.value, path: relativePath, sourceSize: stamp.size, sourceModifiedSeconds: stamp.modifiedSeconds,
                 sourceModifiedNanoseconds: stamp.modifiedNanoseconds, sourceDevice: stamp.device, sourceInode: stamp.inode,
                 outputSize: facts.size, outputInode: facts.inode, crc: facts.crc)
         }

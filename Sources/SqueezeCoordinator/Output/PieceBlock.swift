@@ -18,9 +18,9 @@ struct PieceBlock: Sendable {
     /// it. Blamed if the piece turns out not to have it.
     var storedCRCReporter: PeerID?
     /// The item, attempt and position in the item that wrote it (a stitch names it by them).
-    var item: UInt64
+    var item: ItemID
     /// The accepted attempt.
-    var attempt: UInt64
+    var attempt: AttemptID
     /// The block's position in the item.
     var position: Int
     /// Where the block starts in `path`: nonzero for a block written in place into its

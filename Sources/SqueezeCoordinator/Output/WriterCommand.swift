@@ -18,11 +18,11 @@ enum WriterCommand: Sendable {
     /// header and trailer are written, then it is taken over like a member.
     case placed(OutputSpec, output: BytePath, end: UInt64, trailer: [UInt8])
     /// Remove a finished job's workspace (after its other commands).
-    case removeWorkspace(UInt64, JobWorkspace)
+    case removeWorkspace(JobID, JobWorkspace)
     /// Drop a file's temporary and buffered blocks (it failed).
     case discardFile(FileKey)
     /// Drop every file of a job (cancelled or failed).
-    case discardJob(UInt64)
+    case discardJob(JobID)
     /// Make the sealed files durable and rename them into place (sent by the ticker).
     case flush
 }

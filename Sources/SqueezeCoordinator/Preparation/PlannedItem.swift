@@ -1,7 +1,7 @@
 /// A unit of work handed to one worker: one block of a large file, or several small files.
 struct PlannedItem: Sendable {
     /// Unique within the job.
-    var id: UInt64
+    var id: ItemID
     /// The blocks, in file order.
     var blocks: [BlockRef]
     /// Uncompressed bytes in the item.

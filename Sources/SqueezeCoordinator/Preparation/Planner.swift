@@ -30,7 +30,7 @@ struct Planner: Sendable {
     let blockSize: Int
     let itemBytes: Int
     /// The id the next item gets.
-    private(set) var nextItem: UInt64 = 0
+    private(set) var nextItem: ItemID = 0
     /// Small files not yet in a bundle, in scan order.
     private var queued: [(file: Int, size: Int)] = []
     private var queuedBytes = 0
@@ -101,7 +101,7 @@ struct Planner: Sendable {
     }
 
     private mutating func make(_ blocks: [BlockRef], bytes: Int) -> PlannedItem {
-        defer { nextItem += 1 }
+        defer { nextItem = nextItem.advanced(by: 1) }
         return PlannedItem(id: nextItem, blocks: blocks, bytes: bytes)
     }
 

@@ -67,7 +67,7 @@ extension Coordinator {
                         // A heartbeat naming a job is echoed with its id only while that job
                         // runs for this client; a plain answer tells it the job is gone.
                         let job = envelope.correlation
-                        let running = job != 0 ? await follows(job, peer) : false
+                        let running = job != 0 ? await follows(JobID(job), peer) : false
                         let echo = running ? job : 0
                         endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.heartbeat, correlation: echo)))
                     default:

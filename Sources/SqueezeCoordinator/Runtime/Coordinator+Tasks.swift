@@ -128,7 +128,7 @@ extension Coordinator {
                 let (keep, age, logger) = (configuration.historyJobs, configuration.historyAge, logger)
                 do {
                     try await pool.run {
-                        try journal.updateJob(id, state: state, totals: totals, finishedAt: date, message: message)
+                        try journal.updateJob(id.value, state: state, totals: totals, finishedAt: date, message: message)
                         Self.prune(journal, keeping: keep, age: age, at: date, logger: logger)
                     }
                 } catch {
@@ -161,7 +161,7 @@ extension Coordinator {
             Self.prune(journal, keeping: keep, age: age, at: date, logger: logger)
             return (try journal.nextJobID(), takeUp ? try journal.runningJobs() : [], try journal.recentJobs(limit: keep))
         }
-        restore(nextJobID: next, history: history.filter { $0.state != .running }.map(JobStatus.init(journaled:)))
+        restore(nextJobID: JobID(next), history: history.filter { $0.state != .running }.map(JobStatus.init(journaled:)))
         for record in running {
             do {
                 let request = try JSONDecoder().decode(JobRequest.self, from: record.request)
@@ -226,7 +226,7 @@ extension Coordinator {
         case .success(let blocks):
             // Before the `work` message leaves, so no answer can come before its sources.
             if dispatch.verify { await handle(.read(dispatch, sources: sources)) }
-            let work = WorkAssignment(jobID: dispatch.job, itemID: dispatch.item, setting: dispatch.setting, blocks: blocks)
+            let work = WorkAssignment(jobID: dispatch.job.value, itemID: dispatch.item.value, setting: dispatch.setting, blocks: blocks)
             endpoint.send(ZMQMessage([ZMQFrame(dispatch.routingID.bytes)] + WireCodec.encode(.work(work))))
         case .failure(let failures):
             await handle(.readFailed(dispatch, failures))

@@ -34,7 +34,7 @@ public actor Coordinator {
     /// Idle, running (with its outbox), stopping or stopped.
     private var lifecycle = CoordinatorLifecycle.idle
     /// Each running job's event streams: its submitter's and those of clients attached since.
-    private var jobEvents: [UInt64: JobEventSink] = [:]
+    private var jobEvents: [JobID: JobEventSink] = [:]
     /// Submissions being served to clients; shutdown waits for their final events to leave.
     private(set) var openSubmissions = 0
     /// `shutdown()` from any thread.
@@ -116,7 +116,7 @@ public actor Coordinator {
     }
 
     /// The journal's history, as `run` starts.
-    func restore(nextJobID next: UInt64, history: [JobStatus]) {
+    func restore(nextJobID next: JobID, history: [JobStatus]) {
         core.restore(nextJobID: next, history: history)
     }
 
@@ -173,7 +173,7 @@ public actor Coordinator {
                 if let resuming, let journal {
                     count = try journal.publishedCount(of: resuming.id)
                     // Nothing to look up for a job that had published nothing.
-                    if count > 0 { earlier = EarlierOutputs(journal: journal, job: resuming.id) }
+                    if count > 0 { earlier = EarlierOutputs(journal: journal, job: JobID(resuming.id)) }
                 }
                 return (try JobPreparer.prepare(request, blockSize: blockSize, root: root, earlier: earlier), earlier, count)
             }
@@ -189,11 +189,11 @@ public actor Coordinator {
             prepared.workspace.remove()
             throw CoordinatorError("coordinator is shutting down")
         }
-        let id = core.takeJobID(resuming: resuming?.id)
+        let id = core.takeJobID(resuming: resuming.map { JobID($0.id) })
         let submittedAt = resuming?.createdAt ?? EventTime.current().wall
         if let journal, resuming == nil {
             let record = JournalJob(
-                id: id, request: (try? JSONEncoder().encode(request)) ?? Data(), source: prepared.sourceDisplay,
+                id: id.value, request: (try? JSONEncoder().encode(request)) ?? Data(), source: prepared.sourceDisplay,
                 destination: prepared.outputDisplay, state: .running, submittedBy: request.submitter ?? "unknown", createdAt: submittedAt)
             do {
                 try await pool.run { try journal.insertJob(record) }
@@ -215,18 +215,18 @@ public actor Coordinator {
         core.advance(to: time)
         core.start(job, client: client, first: prepared.firstBatch, resumedWith: resuming == nil ? nil : publishedBefore)
         performEffects()
-        return (JobAccepted(jobID: id, destination: prepared.outputDisplay), events)
+        return (JobAccepted(jobID: id.value, destination: prepared.outputDisplay), events)
     }
 
     /// Cancels a running job: its items are dropped everywhere and its temporaries removed. It
     /// ends as `state`: cancelled, or failed when it cannot go on (its journal failed).
     public func cancel(job id: UInt64, reason: String = "cancelled", as state: JobState = .cancelled) {
-        handle(.cancel(id, reason: reason, as: state))
+        handle(.cancel(JobID(id), reason: reason, as: state))
     }
 
     /// Cancels every running job (Ctrl-C on `compress`).
     public func cancelAll(reason: String) {
-        for id in core.jobOrder { cancel(job: id, reason: reason) }
+        for id in core.jobOrder { cancel(job: id.value, reason: reason) }
     }
 
     /// Workers and jobs, for `status`.
@@ -244,7 +244,7 @@ public actor Coordinator {
             return (accepted, events)
         case .following(let accepted, let first):
             for event in first { stream.yield(event) }
-            jobEvents[accepted.jobID]?.attach(stream)
+            jobEvents[JobID(accepted.jobID)]?.attach(stream)
             return (accepted, events)
         case .ended(let accepted, let summary):
             stream.yield(.finished(summary))
@@ -254,7 +254,7 @@ public actor Coordinator {
     }
 
     /// Whether client `peer` follows job `job`, which still runs.
-    func follows(_ job: UInt64, _ peer: PeerID) -> Bool {
+    func follows(_ job: JobID, _ peer: PeerID) -> Bool {
         core.follows(job, peer)
     }
 

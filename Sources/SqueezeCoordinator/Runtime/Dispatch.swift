@@ -6,9 +6,9 @@ struct Dispatch: Sendable {
     /// The worker's ZeroMQ routing id.
     var routingID: PeerID
     /// The job.
-    var job: UInt64
+    var job: JobID
     /// The item.
-    var item: UInt64
+    var item: ItemID
     /// The job's engine and level.
     var setting: EngineSetting
     /// The blocks to read.

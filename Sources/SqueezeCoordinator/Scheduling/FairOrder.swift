@@ -8,7 +8,7 @@ struct FairOrder: Sendable {
     /// One client's jobs, in the order they were added, and whose turn is next among them.
     private struct Client: Sendable {
         var key: PeerID
-        var jobs: [UInt64]
+        var jobs: [JobID]
         var next = 0
     }
 
@@ -29,10 +29,10 @@ struct FairOrder: Sendable {
     var isEmpty: Bool { clients.isEmpty }
 
     /// Every running job, client by client.
-    var jobs: [UInt64] { clients.flatMap(\.jobs) }
+    var jobs: [JobID] { clients.flatMap(\.jobs) }
 
     /// Adds job `id`, submitted by `client`, after that client's other jobs.
-    mutating func add(_ id: UInt64, client: PeerID) {
+    mutating func add(_ id: JobID, client: PeerID) {
         if let index = clients.firstIndex(where: { $0.key == client }) {
             clients[index].jobs.append(id)
         } else {
@@ -41,7 +41,7 @@ struct FairOrder: Sendable {
     }
 
     /// Removes job `id` (and its client, when it was the client's last). Turns stay where they were.
-    mutating func remove(_ id: UInt64) {
+    mutating func remove(_ id: JobID) {
         guard let index = clients.firstIndex(where: { $0.jobs.contains(id) }),
               let position = clients[index].jobs.firstIndex(of: id) else { return }
         clients[index].jobs.remove(at: position)
@@ -60,7 +60,7 @@ struct FairOrder: Sendable {
 
     /// The job after the cursor in this round, nil once every job of every client was offered:
     /// each client's jobs from its next one on, then the next client's.
-    func next(_ cursor: inout Cursor) -> UInt64? {
+    func next(_ cursor: inout Cursor) -> JobID? {
         while cursor.client < clients.count {
             let index = (nextClient + cursor.client) % clients.count
             let client = clients[index]

@@ -32,7 +32,7 @@ struct ItemRetries: Sendable {
     }
 
     /// Forgets every item of job `id` (it ended).
-    mutating func forget(job id: UInt64) {
+    mutating func forget(job id: JobID) {
         guard tried.keys.contains(where: { $0.job == id }) else { return }
         tried = tried.filter { $0.key.job != id }
     }

@@ -17,7 +17,7 @@ struct Scheduler: Sendable {
     }
 
     private(set) var workers: [PeerID: SchedulerWorker] = [:]
-    private(set) var jobs: [UInt64: SchedulerJob] = [:]
+    private(set) var jobs: [JobID: SchedulerJob] = [:]
     /// Running jobs by client; dispatch goes round-robin over clients, then over their jobs.
     private var fair = FairOrder()
     /// Workers each item went wrong on: retries avoid them, and after enough the item gives up.
@@ -84,18 +84,18 @@ struct Scheduler: Sendable {
 
     /// Holds back job `job`'s items from `worker` (until `resume`): how they should travel to
     /// it is not known yet.
-    mutating func pause(_ job: UInt64, on worker: PeerID) {
+    mutating func pause(_ job: JobID, on worker: PeerID) {
         workers[worker]?.paused.insert(job)
     }
 
     /// Lets `worker` have job `job`'s items again.
-    mutating func resume(_ job: UInt64, on worker: PeerID) {
+    mutating func resume(_ job: JobID, on worker: PeerID) {
         workers[worker]?.paused.remove(job)
     }
 
     /// Says whether `worker` reads and writes job `job`'s files itself (its items go to it by
     /// reference, outside the relay budget) or gets them in messages (the default).
-    mutating func setReadsItself(_ job: UInt64, on worker: PeerID, _ readsItself: Bool) {
+    mutating func setReadsItself(_ job: JobID, on worker: PeerID, _ readsItself: Bool) {
         if readsItself {
             workers[worker]?.readsItself.insert(job)
         } else {
@@ -123,13 +123,13 @@ struct Scheduler: Sendable {
     var itemsInFlight: Int { holders.values.reduce(0) { $0 + $1.count } }
 
     /// Items planned and not yet handed out, over all jobs, or for job `id`.
-    func itemsQueued(job id: UInt64? = nil) -> Int {
+    func itemsQueued(job id: JobID? = nil) -> Int {
         guard let id else { return jobs.values.reduce(0) { $0 + $1.queuedCount } }
         return jobs[id]?.queuedCount ?? 0
     }
 
     /// Items of job `id` out with workers.
-    func itemsInFlight(job id: UInt64) -> [ItemKey] {
+    func itemsInFlight(job id: JobID) -> [ItemKey] {
         holders.keys.filter { $0.job == id }
     }
 
@@ -138,7 +138,7 @@ struct Scheduler: Sendable {
     /// Adds a job of `items` items (ids 0..<items), dispatched at most `window` items ahead of
     /// its oldest unwritten one, to workers that have `engine`. `client` (the submitter's
     /// routing id) decides its turns: clients take turns, then their jobs.
-    mutating func addJob(_ id: UInt64, items: Int, window: Int, engine: CompressionEngine, client: PeerID = PeerID([])) {
+    mutating func addJob(_ id: JobID, items: Int, window: Int, engine: CompressionEngine, client: PeerID = PeerID([])) {
         guard jobs[id] == nil else { return }
         jobs[id] = SchedulerJob(items: items, window: window, engine: engine)
         fair.add(id, client: client)
@@ -146,24 +146,24 @@ struct Scheduler: Sendable {
 
     /// Sets job `id`'s window: items already out stay out; a smaller one holds back new
     /// dispatches until the written items catch up.
-    mutating func setWindow(_ id: UInt64, _ window: Int) {
+    mutating func setWindow(_ id: JobID, _ window: Int) {
         jobs[id]?.setWindow(window)
     }
 
     /// Appends `count` newly planned items to job `id` (the next ids), of `bytes` uncompressed
     /// bytes each (for their deadlines; missing: unknown), and sets its window.
-    mutating func addItems(_ id: UInt64, count: Int, window: Int, bytes: [UInt64] = []) {
+    mutating func addItems(_ id: JobID, count: Int, window: Int, bytes: [UInt64] = []) {
         jobs[id]?.add(items: count, bytes: bytes)
         jobs[id]?.setWindow(window)
     }
 
     /// Items of job `id` planned and not yet sent (retries aside): the scan plans more when
     /// few are left.
-    func unsent(of id: UInt64) -> Int { jobs[id]?.pending.count ?? 0 }
+    func unsent(of id: JobID) -> Int { jobs[id]?.pending.count ?? 0 }
 
     /// Ends a job (finished, cancelled or failed). Returns the workers that held its items,
     /// which should be told to drop them; their credit is free again.
-    mutating func removeJob(_ id: UInt64) -> [PeerID] {
+    mutating func removeJob(_ id: JobID) -> [PeerID] {
         guard jobs.removeValue(forKey: id) != nil else { return [] }
         fair.remove(id)
         retries.forget(job: id)
@@ -186,8 +186,8 @@ struct Scheduler: Sendable {
     }
 
     /// Items done and items in total for a job (nil for an unknown job).
-    func progress(of id: UInt64) -> (done: Int, total: Int)? {
-        jobs[id].map { ($0.doneCount, Int($0.planned)) }
+    func progress(of id: JobID) -> (done: Int, total: Int)? {
+        jobs[id].map { ($0.doneCount, Int($0.planned.value)) }
     }
 
     // MARK: - Dispatch
@@ -219,7 +219,7 @@ struct Scheduler: Sendable {
     }
 
     /// The first of job `id`'s retries that some worker with credit may take, and that worker.
-    private mutating func nextRetry(of id: UInt64, engine: CompressionEngine) -> (UInt64, PeerID)? {
+    private mutating func nextRetry(of id: JobID, engine: CompressionEngine) -> (ItemID, PeerID)? {
         jobs[id]?.pruneRetries()
         guard let queue = jobs[id]?.retry, !queue.isEmpty else { return nil }
         for item in queue {
@@ -232,7 +232,7 @@ struct Scheduler: Sendable {
     }
 
     /// Job `id`'s next item never sent, within its window, and the freest worker for it.
-    private mutating func nextPending(of id: UInt64, engine: CompressionEngine) -> (UInt64, PeerID)? {
+    private mutating func nextPending(of id: JobID, engine: CompressionEngine) -> (ItemID, PeerID)? {
         guard let item = jobs[id]?.peekPending(), let worker = freestWorker(for: ItemKey(job: id, item: item), with: engine) else { return nil }
         _ = jobs[id]?.takePending()
         return (item, worker)

@@ -12,11 +12,11 @@ struct SchedulerJob: Sendable {
     /// bounds what waits for the writers, however slow the disk.
     private(set) var window: Int
     /// Items not yet sent, in plan order.
-    var pending: Deque<UInt64>
+    var pending: Deque<ItemID>
     /// Items to send again (their worker died or their result was refused); before `pending`.
-    var retry = Deque<UInt64>()
+    var retry = Deque<ItemID>()
     /// Items planned so far: ids `0..<planned`.
-    private(set) var planned: UInt64 = 0
+    private(set) var planned: ItemID = 0
     /// For items `lowWater..<planned`: `answered`, `writtenFlag` and `relayedFlag` bits.
     private var flags = Deque<UInt8>()
     /// For the same items: their uncompressed bytes (0 when not given), for their deadlines.
@@ -24,7 +24,7 @@ struct SchedulerJob: Sendable {
     /// How many are done.
     private(set) var doneCount = 0
     /// Lowest item id not yet written: the window's base.
-    private(set) var lowWater: UInt64 = 0
+    private(set) var lowWater: ItemID = 0
     /// Uncompressed bytes of the items charged to the relay budget (sent in a message to some
     /// worker) and not yet written.
     private(set) var relayedBytes: UInt64 = 0
@@ -44,16 +44,16 @@ struct SchedulerJob: Sendable {
     /// sizes are unknown).
     mutating func add(items count: Int, bytes: [UInt64] = []) {
         guard count > 0 else { return }
-        pending.append(contentsOf: planned..<planned + UInt64(count))
+        pending.append(contentsOf: planned..<planned.advanced(by: count))
         flags.append(contentsOf: repeatElement(0, count: count))
         sizes.append(contentsOf: (0..<count).lazy.map { $0 < bytes.count ? bytes[$0] : 0 })
-        planned += UInt64(count)
+        planned = planned.advanced(by: count)
     }
 
     /// The uncompressed bytes of `item`, when given and it is not yet written; else 0.
-    func bytes(of item: UInt64) -> UInt64 {
+    func bytes(of item: ItemID) -> UInt64 {
         guard contains(item), item >= lowWater else { return 0 }
-        return sizes[Int(item - lowWater)]
+        return sizes[lowWater.distance(to: item)]
     }
 
     /// Sets the window (it may shrink as larger items are planned: items already out stay out).
@@ -62,12 +62,12 @@ struct SchedulerJob: Sendable {
     }
 
     /// Whether `item` is an item of this job.
-    func contains(_ item: UInt64) -> Bool { item < planned }
+    func contains(_ item: ItemID) -> Bool { item < planned }
 
     /// Whether `item` is done (false for an item the job does not have).
-    func isDone(_ item: UInt64) -> Bool {
+    func isDone(_ item: ItemID) -> Bool {
         guard contains(item) else { return false }
-        return item < lowWater || flags[Int(item - lowWater)] & Self.answered != 0
+        return item < lowWater || flags[lowWater.distance(to: item)] & Self.answered != 0
     }
 
     /// Whether every planned item is written.
@@ -76,12 +76,12 @@ struct SchedulerJob: Sendable {
     /// Whether the next pending item is inside the dispatch window.
     var canDispatchPending: Bool {
         guard let next = pending.first else { return false }
-        return next < lowWater &+ UInt64(window)
+        return next < lowWater.advanced(by: window)
     }
 
     /// The next item never sent, within the window, left in the queue (items answered meanwhile
     /// are dropped); nil when there is none.
-    mutating func peekPending() -> UInt64? {
+    mutating func peekPending() -> ItemID? {
         while canDispatchPending, let item = pending.first {
             if !isDone(item) { return item }
             pending.removeFirst()
@@ -90,15 +90,15 @@ struct SchedulerJob: Sendable {
     }
 
     /// Whether `item` is charged to the relay budget.
-    func isRelayed(_ item: UInt64) -> Bool {
-        contains(item) && item >= lowWater && flags[Int(item - lowWater)] & Self.relayedFlag != 0
+    func isRelayed(_ item: ItemID) -> Bool {
+        contains(item) && item >= lowWater && flags[lowWater.distance(to: item)] & Self.relayedFlag != 0
     }
 
     /// Charges `item` to the relay budget (once): it is going to a worker in a message, and its
     /// bytes may wait here until it is written.
-    mutating func chargeRelay(_ item: UInt64) {
+    mutating func chargeRelay(_ item: ItemID) {
         guard contains(item), item >= lowWater, !isRelayed(item) else { return }
-        let index = Int(item - lowWater)
+        let index = lowWater.distance(to: item)
         flags[index] |= Self.relayedFlag
         relayedBytes += sizes[index]
     }
@@ -110,7 +110,7 @@ struct SchedulerJob: Sendable {
     var hasDispatchable: Bool { !retry.isEmpty || canDispatchPending }
 
     /// The next item never sent, within the window, taken out of the queue; nil when there is none.
-    mutating func takePending() -> UInt64? {
+    mutating func takePending() -> ItemID? {
         guard let item = peekPending() else { return nil }
         pending.removeFirst()
         return item
@@ -123,32 +123,32 @@ struct SchedulerJob: Sendable {
     }
 
     /// Takes `item` out of the retries (it is being sent, or given up).
-    mutating func removeRetry(_ item: UInt64) {
+    mutating func removeRetry(_ item: ItemID) {
         guard let index = retry.firstIndex(of: item) else { return }
         retry.remove(at: index)
     }
 
     /// Marks an item answered: it is not sent again, and later answers are late.
-    mutating func markDone(_ item: UInt64) {
+    mutating func markDone(_ item: ItemID) {
         guard contains(item), !isDone(item) else { return }
-        flags[Int(item - lowWater)] |= Self.answered
+        flags[lowWater.distance(to: item)] |= Self.answered
         doneCount += 1
     }
 
     /// Takes back an answer that was refused after it counted (it failed verification): the
     /// item is unanswered again, until it is written.
-    mutating func reopen(_ item: UInt64) {
-        guard contains(item), item >= lowWater, flags[Int(item - lowWater)] & Self.writtenFlag == 0,
-              flags[Int(item - lowWater)] & Self.answered != 0 else { return }
-        flags[Int(item - lowWater)] &= ~Self.answered
+    mutating func reopen(_ item: ItemID) {
+        guard contains(item), item >= lowWater, flags[lowWater.distance(to: item)] & Self.writtenFlag == 0,
+              flags[lowWater.distance(to: item)] & Self.answered != 0 else { return }
+        flags[lowWater.distance(to: item)] &= ~Self.answered
         doneCount -= 1
     }
 
     /// Marks an item written (implies answered), releases its relay charge and advances the window.
-    mutating func markWritten(_ item: UInt64) {
+    mutating func markWritten(_ item: ItemID) {
         guard contains(item), item >= lowWater else { return }
         markDone(item)
-        let index = Int(item - lowWater)
+        let index = lowWater.distance(to: item)
         if flags[index] & Self.relayedFlag != 0 {
             flags[index] &= ~Self.relayedFlag
             relayedBytes -= sizes[index]
@@ -157,12 +157,12 @@ struct SchedulerJob: Sendable {
         while let first = flags.first, first & Self.writtenFlag != 0 {
             flags.removeFirst()
             sizes.removeFirst()
-            lowWater += 1
+            lowWater = lowWater.advanced(by: 1)
         }
     }
 
     /// Puts an unfinished item at the front of the retries (once).
-    mutating func requeue(_ item: UInt64) {
+    mutating func requeue(_ item: ItemID) {
         guard contains(item), !isDone(item), !retry.contains(item) else { return }
         retry.prepend(item)
     }

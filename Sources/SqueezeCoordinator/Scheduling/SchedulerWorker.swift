@@ -12,16 +12,16 @@ struct SchedulerWorker: Sendable {
     /// Items it holds now.
     var inFlight: Set<ItemKey> = []
     /// Jobs whose items it must not get for now (its storage probe for them is out).
-    var paused: Set<UInt64> = []
+    var paused: Set<JobID> = []
     /// Jobs whose files it reads and writes itself (shared storage): their items go to it as
     /// references and cost the coordinator no memory. Any other job's items travel in messages.
-    var readsItself: Set<UInt64> = []
+    var readsItself: Set<JobID> = []
 
     /// Free credit.
     var available: Int { credit - inFlight.count }
 
     /// Free credit for an item of job `job`: its relay credit unless it reads the job's files itself.
-    func available(for job: UInt64) -> Int {
+    func available(for job: JobID) -> Int {
         (readsItself.contains(job) ? credit : relayCredit) - inFlight.count
     }
 }

@@ -8,7 +8,7 @@ import SqueezeProtocol
 struct JobTrace: Sendable {
     /// Identifies an attempt: an item goes to a given worker at most once at a time.
     private struct AttemptKey: Hashable, Sendable {
-        var item: UInt64
+        var item: ItemID
         var peer: PeerID
     }
 
@@ -23,21 +23,21 @@ struct JobTrace: Sendable {
     }
 
     /// The job.
-    let jobID: UInt64
+    let jobID: JobID
     /// The job's start, in coordinator microseconds: trace times are relative to it.
     let start: Int64
-    private var queuedAt: [UInt64: Int64] = [:]
-    private var attempts: [UInt64: Int] = [:]
+    private var queuedAt: [ItemID: Int64] = [:]
+    private var attempts: [ItemID: Int] = [:]
     private var open: [AttemptKey: TracedAttempt] = [:]
     /// The attempt whose answer won, per item, until its blocks are written.
-    private var winners: [UInt64: AttemptKey] = [:]
+    private var winners: [ItemID: AttemptKey] = [:]
     private var workers: [PeerID: TraceWorker] = [:]
     private var workersToSend: [PeerID] = []
     private var ended: [TracedAttempt] = []
     private var counters: [TraceCounters] = []
 
     /// A trace of job `jobID`, which started at coordinator time `start`.
-    init(jobID: UInt64, start: Int64) {
+    init(jobID: JobID, start: Int64) {
         self.jobID = jobID
         self.start = start
     }
@@ -46,14 +46,14 @@ struct JobTrace: Sendable {
     var openAttempts: Int { open.count }
 
     /// Items planned at `at`.
-    mutating func queued(_ items: some Sequence<UInt64>, at: Int64) {
+    mutating func queued(_ items: some Sequence<ItemID>, at: Int64) {
         for item in items where queuedAt[item] == nil { queuedAt[item] = at - start }
     }
 
     /// An item handed to `peer` at `at`. An attempt of the same item still open with the same
     /// worker (it was taken back and given again) ends as requeued.
     mutating func dispatched(
-        _ item: UInt64, to peer: PeerID, worker info: WorkerInfo, blocks: Int, bytes: Int, at: Int64, clockOffset: Int64?
+        _ item: ItemID, to peer: PeerID, worker info: WorkerInfo, blocks: Int, bytes: Int, at: Int64, clockOffset: Int64?
     ) {
         let key = AttemptKey(item: item, peer: peer)
         if open[key] != nil { end(key, as: "requeued", at: at) }
@@ -61,12 +61,12 @@ struct JobTrace: Sendable {
         let number = (attempts[item] ?? 0) + 1
         attempts[item] = number
         open[key] = TracedAttempt(
-            item: item, attempt: number, worker: index, blocks: blocks, bytes: bytes,
+            item: item.value, attempt: number, worker: index, blocks: blocks, bytes: bytes,
             queuedAt: queuedAt[item] ?? at - start, dispatchedAt: at - start)
     }
 
     /// The coordinator read the item's bytes for `peer` from `readStart` to `readEnd`.
-    mutating func read(_ item: UInt64, for peer: PeerID, from readStart: Int64, to readEnd: Int64) {
+    mutating func read(_ item: ItemID, for peer: PeerID, from readStart: Int64, to readEnd: Int64) {
         let key = AttemptKey(item: item, peer: peer)
         open[key]?.readStart = readStart - start
         open[key]?.readEnd = readEnd - start
@@ -75,7 +75,7 @@ struct JobTrace: Sendable {
     /// The worker's own account of the attempt (already range-checked), mapped onto the
     /// coordinator's clock by `offset` and kept inside the time the item was out.
     mutating func timing(_ timing: ItemTiming, from peer: PeerID, offset: Int64, receivedAt: Int64) {
-        let key = AttemptKey(item: timing.itemID, peer: peer)
+        let key = AttemptKey(item: ItemID(timing.itemID), peer: peer)
         guard var attempt = open[key] else { return }
         let low = attempt.readEnd ?? attempt.dispatchedAt
         let high = max(low, receivedAt - start)
@@ -96,7 +96,7 @@ struct JobTrace: Sendable {
 
     /// `peer` answered at `at`. A winning answer waits for its blocks to be written; any other
     /// ends the attempt (`late`, `failed`).
-    mutating func answered(_ item: UInt64, by peer: PeerID, at: Int64, won: Bool, outcome: String = "late") {
+    mutating func answered(_ item: ItemID, by peer: PeerID, at: Int64, won: Bool, outcome: String = "late") {
         let key = AttemptKey(item: item, peer: peer)
         guard open[key] != nil else { return }
         open[key]?.answeredAt = at - start
@@ -108,20 +108,20 @@ struct JobTrace: Sendable {
     }
 
     /// The winning answer of `item` passed the result check at `at`.
-    mutating func verified(_ item: UInt64, at: Int64) {
+    mutating func verified(_ item: ItemID, at: Int64) {
         guard let key = winners[item] else { return }
         open[key]?.verifiedAt = at - start
     }
 
     /// The winning answer of `item` was refused after all (its check failed, or its worker
     /// could not read a source): the item goes out again.
-    mutating func refused(_ item: UInt64, at: Int64) {
+    mutating func refused(_ item: ItemID, at: Int64) {
         guard let key = winners.removeValue(forKey: item) else { return }
         end(key, as: "refused", at: at)
     }
 
     /// `item`'s blocks are in their outputs (or were dropped with their failed files).
-    mutating func written(_ item: UInt64, at: Int64) {
+    mutating func written(_ item: ItemID, at: Int64) {
         queuedAt.removeValue(forKey: item)
         guard let key = winners.removeValue(forKey: item), var attempt = open.removeValue(forKey: key) else { return }
         attempt.outcome = "written"
@@ -143,7 +143,7 @@ struct JobTrace: Sendable {
 
     /// What ended since the last call; nil when nothing did.
     mutating func take() -> TraceChunk? {
-        var chunk = TraceChunk(jobID: jobID)
+        var chunk = TraceChunk(jobID: jobID.value)
         chunk.workers = workersToSend.compactMap { workers[$0] }
         chunk.attempts = ended
         chunk.counters = counters

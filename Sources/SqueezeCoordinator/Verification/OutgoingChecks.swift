@@ -41,9 +41,9 @@ struct OutgoingChecks: Sendable {
     }
 
     /// Drops the checks of a job that ended (the coordinator forgot them).
-    mutating func forget(job: UInt64) {
+    mutating func forget(job: JobID) {
         for verifier in Array(held.keys) {
-            let kept = held[verifier, default: []].filter { $0.jobID != job }
+            let kept = held[verifier, default: []].filter { $0.jobID != job.value }
             held[verifier] = kept.isEmpty ? nil : kept
         }
     }

@@ -7,7 +7,7 @@ struct SegmentCheck: Sendable {
     var id: UInt64
     /// The file and the stitch attempt it belongs to: a check of an attempt given up is moot.
     var file: FileKey
-    var attempt: UInt64
+    var attempt: AttemptID
     /// Who stitched it: blamed when the bytes differ.
     var stitcher: PeerID
     /// The stitched output and the segment's range of it.

@@ -8,7 +8,7 @@ struct VerificationBook: Sendable {
     /// Answers refused by the check since start.
     var refusedResults = 0
     /// Jobs that run without the check (`--no-verify` on the coordinator or the job).
-    var uncheckedJobs: Set<UInt64> = []
+    var uncheckedJobs: Set<JobID> = []
     /// Checks out with verifying workers, by check id.
     var pending: [UInt64: PendingCheck] = [:]
     /// Checks of stitched segments out with verifying workers, by check id.
@@ -55,7 +55,7 @@ struct VerificationBook: Sendable {
     }
 
     /// Forgets what was kept for a job that ended.
-    mutating func forget(job: UInt64) {
+    mutating func forget(job: JobID) {
         uncheckedJobs.remove(job)
         sources = sources.filter { $0.key.job != job }
         pending = pending.filter { $0.value.request.item.job != job }

@@ -14,27 +14,27 @@ struct ClientScenarioTests {
         defer { harness.cleanUp() }
         harness.register(a)
         let (job, _) = try harness.startJob(sizes: [4096])
-        guard case .following(let accepted, let first) = try harness.core.attach(AttachRequest(jobID: job), client: watcher) else {
+        guard case .following(let accepted, let first) = try harness.core.attach(AttachRequest(jobID: job.value), client: watcher) else {
             Issue.record("not following")
             return
         }
-        #expect(accepted.jobID == job)
+        #expect(accepted.jobID == job.value)
         #expect(first.count == 2)
-        if case .started(let start) = first.first { #expect(start.jobID == job) } else { Issue.record("no started first") }
-        guard case .already = try harness.core.attach(AttachRequest(jobID: job), client: watcher) else {
+        if case .started(let start) = first.first { #expect(start.jobID == job.value) } else { Issue.record("no started first") }
+        guard case .already = try harness.core.attach(AttachRequest(jobID: job.value), client: watcher) else {
             Issue.record("a second stream for the same client")
             return
         }
         #expect(harness.core.follows(job, watcher))
         #expect(throws: CoordinatorError.self) { try harness.core.attach(AttachRequest(jobID: 77), client: watcher) }
-        #expect(throws: CoordinatorError.self) { try harness.core.attach(AttachRequest(jobID: job, heartbeatMilliseconds: 1), client: watcher) }
+        #expect(throws: CoordinatorError.self) { try harness.core.attach(AttachRequest(jobID: job.value, heartbeatMilliseconds: 1), client: watcher) }
         harness.handle(.cancel(job, reason: "cancelled", as: .cancelled), at: .milliseconds(1))
         #expect(harness.core.follows(job, watcher), "followed until its finished")
         harness.handle(.writerDiscarded(job), at: .milliseconds(2))
         harness.handle(.writerDiscarded(job), at: .milliseconds(3))
         harness.handle(.workspaceRemoved(job), at: .milliseconds(4))
         #expect(!harness.core.follows(job, watcher))
-        guard case .ended(_, let summary) = try harness.core.attach(AttachRequest(jobID: job), client: watcher) else {
+        guard case .ended(_, let summary) = try harness.core.attach(AttachRequest(jobID: job.value), client: watcher) else {
             Issue.record("no summary for an ended job")
             return
         }
@@ -47,14 +47,14 @@ struct ClientScenarioTests {
         defer { harness.cleanUp() }
         harness.register(a)
         let (job, _) = try harness.startJob(sizes: [4096])
-        _ = try harness.core.attach(AttachRequest(jobID: job), client: watcher)
+        _ = try harness.core.attach(AttachRequest(jobID: job.value), client: watcher)
         for second in 0...5 {
             harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(second))
             harness.handle(.tick, at: .seconds(second))
         }
         #expect(harness.core.jobs[job]?.phase == .running)
         harness.core.advance(to: harness.time(.seconds(5)))
-        _ = try harness.core.attach(AttachRequest(jobID: job, heartbeatMilliseconds: 500, owner: true), client: client)
+        _ = try harness.core.attach(AttachRequest(jobID: job.value, heartbeatMilliseconds: 500, owner: true), client: client)
         harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(6))
         harness.handle(.tick, at: .seconds(6))
         #expect(harness.core.jobs[job]?.phase == .running, "1 s of silence is within 1.5 s")

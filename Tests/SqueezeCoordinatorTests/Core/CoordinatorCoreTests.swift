@@ -48,7 +48,7 @@ struct CoordinatorCoreTests {
         let held = started.dispatches
         #expect(!held.isEmpty)
         let cancel = harness.handle(.cancel(job, reason: "cancelled", as: .cancelled), at: second)
-        #expect(cancel.sent.contains { if case .cancelJob(job) = $0.message { $0.peer == a } else { false } })
+        #expect(cancel.sent.contains { if case .cancelJob(job.value) = $0.message { $0.peer == a } else { false } })
         let discards = cancel.writes.filter { if case .discardJob(job) = $0.command { true } else { false } }
         #expect(discards.map(\.partition).sorted() == [0, 1, 2])
         #expect(cancel.finished(job) == nil)
@@ -60,7 +60,7 @@ struct CoordinatorCoreTests {
         let end = harness.handle(.workspaceRemoved(job), at: second * 2)
         #expect(end.finished(job)?.state == .cancelled)
         #expect(end.contains { if case .endJobEvents(job) = $0 { true } else { false } })
-        #expect(harness.core.jobs[job] == nil && harness.core.finishedJobs.first?.jobID == job)
+        #expect(harness.core.jobs[job] == nil && harness.core.finishedJobs.first?.jobID == job.value)
         // An answer that arrives after the end is late, not malformed.
         _ = harness.handle(.workerMessage(CoreHarness.answer(held[0]), from: a, userID: nil), at: second * 3)
         #expect(harness.core.lateResults == 1 && harness.core.malformedMessages == 0)
@@ -80,7 +80,7 @@ struct CoordinatorCoreTests {
         #expect(refused.dispatches.map(\.routingID) == [b])
         #expect(refused.dispatches.map(\.item) == [item.item])
         // b fails it too: with no other worker left that has not, its file fails rather than going back to a.
-        let failed = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job, itemID: item.item, reason: "no")), from: b, userID: nil),
+        let failed = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "no")), from: b, userID: nil),
                                     at: .milliseconds(30))
         #expect(failed.dispatches.isEmpty)
         #expect(failed.events(of: item.job).contains { if case .fileFailed = $0 { true } else { false } })
@@ -149,7 +149,7 @@ struct CoordinatorCoreTests {
             last = harness.handle(.written([.success(published)]), at: .milliseconds(250))
         }
         #expect(harness.core.jobs[job]?.phase == .removingWorkspace(.completed))
-        #expect(last.sent.contains { if case .cancelJob(job) = $0.message { true } else { false } } == false, "a holds nothing more")
+        #expect(last.sent.contains { if case .cancelJob(job.value) = $0.message { true } else { false } } == false, "a holds nothing more")
         #expect(last.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
         let end = harness.handle(.workspaceRemoved(job), at: .milliseconds(260))
         let summary = try #require(end.finished(job))

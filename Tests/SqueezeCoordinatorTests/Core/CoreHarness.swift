@@ -63,7 +63,7 @@ struct CoreHarness {
     mutating func startJob(
         sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false, fileEvents: Bool = false,
         at offset: Duration = .zero, arrange: (String) throws -> Void = { _ in }
-    ) throws -> (UInt64, [CoordinatorEffect]) {
+    ) throws -> (JobID, [CoordinatorEffect]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
         folders.append(folder)
         let source = folder + "/src"
@@ -101,7 +101,7 @@ struct CoreHarness {
 
     /// A worker's answer to `dispatch`: every block as long as planned.
     static func answer(_ dispatch: Dispatch, lengthening: Int = 0) -> WireMessage {
-        .result(WorkResult(jobID: dispatch.job, itemID: dispatch.item, blocks: dispatch.blocks.map { block in
+        .result(WorkResult(jobID: dispatch.job.value, itemID: dispatch.item.value, blocks: dispatch.blocks.map { block in
             ResultBlock(crc: 0, rawLength: block.readRange.count - block.dictionaryLength + lengthening, bytes: ZMQFrame([3, 0]))
         }))
     }
@@ -129,12 +129,12 @@ extension Array where Element == CoordinatorEffect {
     }
 
     /// The events for job `id`'s clients.
-    func events(of id: UInt64) -> [JobEvent] {
+    func events(of id: JobID) -> [JobEvent] {
         compactMap { if case .jobEvent(let event, let job) = $0, job == id { event } else { nil } }
     }
 
     /// The summary in job `id`'s `finished` event, if one went out.
-    func finished(_ id: UInt64) -> JobSummary? {
+    func finished(_ id: JobID) -> JobSummary? {
         for event in events(of: id) { if case .finished(let summary) = event { return summary } }
         return nil
     }

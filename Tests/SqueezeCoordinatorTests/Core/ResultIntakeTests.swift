@@ -13,7 +13,7 @@ struct ResultIntakeTests {
         defer { harness.cleanUp() }
         harness.register(a)
         let (job, _) = try harness.startJob(sizes: [4096])
-        let answer = WorkResult(jobID: job, itemID: 999, blocks: [ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
+        let answer = WorkResult(jobID: job.value, itemID: 999, blocks: [ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
         harness.handle(.workerMessage(.result(answer), from: a, userID: nil), at: .milliseconds(1))
         #expect(harness.core.malformedMessages == 1 && harness.core.lateResults == 0)
     }
@@ -23,7 +23,7 @@ struct ResultIntakeTests {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
         let item = try harness.oneItemHeldByA()
-        let twice = WorkResult(jobID: item.job, itemID: item.item, blocks: Array(repeating: ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0])), count: 2))
+        let twice = WorkResult(jobID: item.job.value, itemID: item.item.value, blocks: Array(repeating: ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0])), count: 2))
         let refused = harness.handle(.workerMessage(.result(twice), from: a, userID: nil), at: .milliseconds(2))
         #expect(harness.core.malformedMessages == 1)
         #expect(refused.dispatches.map(\.routingID) == [b])
@@ -37,7 +37,7 @@ struct ResultIntakeTests {
         harness.register(a, storage: .shared)
         let (job, started) = try harness.startJob(sizes: [4096])
         let work = try #require(started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }.first)
-        let answer = RefResult(jobID: job, itemID: work.itemID, attempt: work.attempt + 1,
+        let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt + 1,
                                pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 100)])
         harness.register(b, storage: .shared, at: .milliseconds(1))
         let refused = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: .milliseconds(2))
@@ -67,7 +67,7 @@ struct ResultIntakeTests {
         let second = try #require(started.dispatches.dropFirst().first)
         let bytes = ZMQFrame([3, 0])
         harness.handle(.read(second, sources: [second.blocks[0].ref: SourceBlock(crc: 7, dictionary: [])]), at: .milliseconds(3))
-        let answer = WorkResult(jobID: second.job, itemID: second.item, blocks: [ResultBlock(crc: 7, rawLength: 4096, bytes: bytes)])
+        let answer = WorkResult(jobID: second.job.value, itemID: second.item.value, blocks: [ResultBlock(crc: 7, rawLength: 4096, bytes: bytes)])
         let sent = harness.handle(.workerMessage(.result(answer), from: a, userID: nil), at: .milliseconds(4))
         let held = harness.core.verification.outgoing.isEmpty == false
         let verifies = sent.sent.filter { if case .verify = $0.message { $0.peer == c } else { false } }
@@ -84,7 +84,7 @@ struct ResultIntakeTests {
         let (_, started) = try harness.startJob(sizes: [4096], verify: true)
         let item = try #require(started.dispatches.first)
         harness.handle(.read(item, sources: [item.blocks[0].ref: SourceBlock(crc: 7, dictionary: [])]), at: .milliseconds(1))
-        let answer = WorkResult(jobID: item.job, itemID: item.item, blocks: [ResultBlock(crc: 8, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
+        let answer = WorkResult(jobID: item.job.value, itemID: item.item.value, blocks: [ResultBlock(crc: 8, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
         let refused = harness.handle(.workerMessage(.result(answer), from: item.routingID, userID: nil), at: .milliseconds(2))
         #expect(harness.core.verification.refusedResults == 1)
         #expect(refused.dispatches.map(\.item) == [item.item] && refused.dispatches.allSatisfy { $0.routingID != item.routingID })

@@ -27,7 +27,7 @@ struct PlannerTests {
         let refs = items.flatMap(\.blocks)
         #expect(refs.count == Set(refs).count)
         #expect(refs.count == 3 + 10 + 1)
-        #expect(items.enumerated().allSatisfy { UInt64($0.offset) == $0.element.id })
+        #expect(items.enumerated().allSatisfy { ItemID(UInt64($0.offset)) == $0.element.id })
     }
 
     @Test("a large file's items carry consecutive blocks up to the item size, in order, the last one shorter")
@@ -127,7 +127,7 @@ struct PlannerTests {
         #expect(last.flatMap(\.blocks).map(\.file) == Array(1097...1100))
         #expect(!planner.hasQueued)
         // Ids run on across calls, from 0.
-        #expect((first + second + last).map(\.id) == (0..<UInt64(first.count + second.count + last.count)).map { $0 })
+        #expect((first + second + last).map(\.id) == (0..<first.count + second.count + last.count).map { ItemID(UInt64($0)) })
         #expect(planner.flush().isEmpty)
     }
 

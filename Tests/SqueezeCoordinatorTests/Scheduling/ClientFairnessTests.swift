@@ -12,7 +12,7 @@ struct ClientFairnessTests {
     @Test("a client with 50 jobs does not starve a client with one: its items go out within the first two assignments, and every other one after")
     func manyJobsAgainstOne() {
         var scheduler = Scheduler()
-        for job in 1...50 { scheduler.addJob(UInt64(job), items: 10, window: 10, engine: .zlib, client: clientA) }
+        for job in 1...50 { scheduler.addJob(JobID(UInt64(job)), items: 10, window: 10, engine: .zlib, client: clientA) }
         scheduler.addJob(100, items: 10, window: 10, engine: .zlib, client: clientB)
         scheduler.addWorker(worker, credit: 20, engines: Set(CompressionEngine.allCases))
         var made: [Assignment] = []
@@ -31,8 +31,8 @@ struct ClientFairnessTests {
         order.add(1, client: clientA)
         order.add(2, client: clientA)
         order.add(3, client: clientB)
-        func round(_ order: inout FairOrder, serving count: Int) -> [UInt64] {
-            var served: [UInt64] = []
+        func round(_ order: inout FairOrder, serving count: Int) -> [JobID] {
+            var served: [JobID] = []
             for _ in 0..<count {
                 var cursor = order.cursor()
                 guard let job = order.next(&cursor) else { break }
@@ -54,10 +54,10 @@ struct ClientFairnessTests {
     @Test("a round offers every job once, the next client's first")
     func aRoundOffersEveryJob() {
         var order = FairOrder()
-        for job: UInt64 in [1, 2, 3] { order.add(job, client: clientA) }
+        for job: JobID in [1, 2, 3] { order.add(job, client: clientA) }
         order.add(4, client: clientB)
         var cursor = order.cursor()
-        var offered: [UInt64] = []
+        var offered: [JobID] = []
         while let job = order.next(&cursor) { offered.append(job) }
         #expect(offered == [1, 2, 3, 4])
         // Serving job 2 moves A's turn to job 3 and the next round to B.

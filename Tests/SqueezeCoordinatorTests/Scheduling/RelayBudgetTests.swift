@@ -99,7 +99,7 @@ struct RelayBudgetTests {
     func sharedAcrossJobs() {
         var scheduler = Scheduler(relayBudget: 32 * Self.mib)
         scheduler.addWorker(a, credit: 10, engines: all)
-        for job: UInt64 in [1, 2] {
+        for job: JobID in [1, 2] {
             scheduler.addJob(job, items: 0, window: 100, engine: .zlib)
             scheduler.addItems(job, count: 5, window: 100, bytes: Array(repeating: 16 * Self.mib, count: 5))
         }

@@ -48,7 +48,7 @@ struct SchedulerTests {
         #expect(scheduler.unsent(of: 1) == 4)
         // The window (3 from item 0) lets one of the new items go.
         #expect(drain(&scheduler).map(\.item.item) == [2])
-        for item: UInt64 in [0, 1] {
+        for item: ItemID in [0, 1] {
             #expect(scheduler.complete(ItemKey(job: 1, item: item), from: a, now: t0) == .accepted)
             scheduler.written(ItemKey(job: 1, item: item))
         }
@@ -78,7 +78,7 @@ struct SchedulerTests {
         }
         #expect(scheduler.progress(of: 1)!.done == 8, "dispatch ran ahead of the writers")
         // The disk catches up with the first three: three more go out.
-        for item in 0..<3 { scheduler.written(ItemKey(job: 1, item: UInt64(item))) }
+        for item in 0..<3 { scheduler.written(ItemKey(job: 1, item: ItemID(UInt64(item)))) }
         #expect(drain(&scheduler).map(\.item.item) == [8, 9, 10])
     }
 

@@ -1,7 +1,7 @@
 /// Identifies a file across jobs.
 struct FileKey: Sendable, Hashable {
     /// The job.
-    var job: UInt64
+    var job: JobID
     /// The file index within it.
     var file: Int
 }

@@ -1,7 +1,7 @@
 /// Identifies an item across jobs.
 struct ItemKey: Sendable, Hashable {
     /// The job.
-    var job: UInt64
+    var job: JobID
     /// The item within it.
-    var item: UInt64
+    var item: ItemID
 }

@@ -11,7 +11,7 @@ import SqueezeProtocol
 /// what a job holds is bounded by how far its scan runs ahead (`CoordinatorConfiguration.openFilesLimit`),
 /// not by the size of its tree.
 struct JobRecord {
-    let id: UInt64
+    let id: JobID
     let request: JobRequest
     /// The engine and level every item of the job is compressed with.
     let setting: EngineSetting
@@ -41,7 +41,7 @@ struct JobRecord {
     /// Open files some of whose bytes are done: the live view's files in progress.
     var inProgress: Set<Int> = []
     /// Items planned and not yet written, by id.
-    var items: [UInt64: PlannedItem] = [:]
+    var items: [ItemID: PlannedItem] = [:]
     /// Files planned so far (indices `0..<filesPlanned`) and their bytes.
     var filesPlanned = 0
     var totalBytes: UInt64 = 0
@@ -57,18 +57,18 @@ struct JobRecord {
     var message: String?
     /// The blocks the latest dispatch of an item carried: files that failed before it was
     /// read are left out, and its result must match this list, not the plan.
-    var sentBlocks: [UInt64: [BlockRef]] = [:]
+    var sentBlocks: [ItemID: [BlockRef]] = [:]
     /// Blocks of answered items handed to the writers and not yet in their outputs; an item
     /// leaves the dispatch window once its set is empty.
-    var unwritten: [UInt64: Set<BlockRef>] = [:]
+    var unwritten: [ItemID: Set<BlockRef>] = [:]
     /// The job's private folder: temporaries and pieces. Removed when the job ends.
     let workspace: JobWorkspace
     /// Items out by reference: which attempt each worker holding one was given. Only the
     /// attempt the scheduler accepts is read; every other attempt's pieces are left for the
     /// workspace's removal (fencing).
-    var attempts: [UInt64: [PeerID: UInt64]] = [:]
+    var attempts: [ItemID: [PeerID: AttemptID]] = [:]
     /// Attempts that write their blocks in place (`Placement`); taken out when accepted.
-    var placedAttempts: Set<UInt64> = []
+    var placedAttempts: Set<AttemptID> = []
     /// Pieces of multi-block files, by block index, as they come in: a worker joins them in
     /// segments (or, failing that, a writer joins them) and they are kept until the file is
     /// adopted, for a stitch that must start again.
@@ -106,7 +106,7 @@ struct JobRecord {
     var watchers: Set<PeerID> = []
 
     init(
-        id: UInt64, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
+        id: JobID, request: JobRequest, setting: EngineSetting, sourceDisplay: String, destinationDisplay: String,
         sourceRoot: BytePath, destination: BytePath, planner: Planner, workspace: JobWorkspace,
         at now: ContinuousClock.Instant, submittedAt: Date
     ) {
@@ -127,7 +127,7 @@ struct JobRecord {
     /// A job for `request`, prepared as `prepared` (its first batch not yet planned), with
     /// what the request's checks decided.
     init(
-        id: UInt64, request: JobRequest, setting: EngineSetting, prepared: PreparedJob, planner: Planner,
+        id: JobID, request: JobRequest, setting: EngineSetting, prepared: PreparedJob, planner: Planner,
         earlier: EarlierOutputs?, owner: PeerID?, at now: ContinuousClock.Instant, submittedAt: Date
     ) {
         self.init(
@@ -211,9 +211,9 @@ struct JobRecord {
     }
 
     /// The item that holds `ref`; nil once its file is finished.
-    func item(holding ref: BlockRef) -> UInt64? {
+    func item(holding ref: BlockRef) -> ItemID? {
         guard let file = open[ref.file] else { return nil }
-        return file.firstItem + UInt64(file.shape.item(of: ref.index))
+        return file.firstItem.advanced(by: file.shape.item(of: ref.index))
     }
 
     /// Where a file is read from.
@@ -229,13 +229,13 @@ struct JobRecord {
 
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
     func probe() -> StorageProbe {
-        StorageProbe(jobID: id, workspace: workspace.path.bytes, token: workspace.token, sample: probeSample)
+        StorageProbe(jobID: id.value, workspace: workspace.path.bytes, token: workspace.token, sample: probeSample)
     }
 
     /// What a client attaching now is told first: the job as `started` would describe it today.
     func startSnapshot() -> JobStart {
         var start = JobStart(
-            jobID: id, source: sourceDisplay, destination: destinationDisplay, files: filesPlanned + filesKept, bytes: totalBytes,
+            jobID: id.value, source: sourceDisplay, destination: destinationDisplay, files: filesPlanned + filesKept, bytes: totalBytes,
             engine: setting.description)
         start.scanning = scanComplete ? nil : true
         start.archiveEntries = archive?.layout.entryCount
@@ -251,7 +251,7 @@ struct JobRecord {
         }
         active.sort { Double($0.done) / Double(max($0.total, 1)) > Double($1.done) / Double(max($1.total, 1)) }
         var snapshot = ProgressSnapshot(
-            jobID: id, filesDone: filesFinished, files: filesPlanned + filesKept, bytesDone: bytesDone, bytes: totalBytes,
+            jobID: id.value, filesDone: filesFinished, files: filesPlanned + filesKept, bytesDone: bytesDone, bytes: totalBytes,
             bytesOut: bytesOut, seconds: (now - started).seconds, workers: workers, active: Array(active.prefix(5)))
         snapshot.scanning = scanComplete ? nil : true
         return snapshot
@@ -263,7 +263,7 @@ struct JobRecord {
         // journal's history counts them.
         let done = filesCompressed + failed.count
         var status = JobStatus(
-            jobID: id, source: sourceDisplay, state: state, filesDone: done, files: max(filesPlanned + filesKept, done),
+            jobID: id.value, source: sourceDisplay, state: state, filesDone: done, files: max(filesPlanned + filesKept, done),
             bytesDone: bytesDone, bytes: totalBytes)
         status.bytesOut = bytesOut
         status.filesFailed = failed.count
@@ -277,7 +277,7 @@ struct JobRecord {
     /// The final summary.
     func summary(now: ContinuousClock.Instant) -> JobSummary {
         var summary = JobSummary(
-            jobID: id, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
+            jobID: id.value, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
             bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
         summary.bytesRelayed = bytesRelayed
         summary.filesJoinedByCoordinator = filesJoinedByWriter

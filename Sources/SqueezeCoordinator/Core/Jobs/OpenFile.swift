@@ -5,7 +5,7 @@ struct OpenFile: Sendable {
     let plan: PlannedFile
     /// The item holding block 0, and how the planner cut the file into consecutive items
     /// from there: block i is in item `firstItem + shape.item(of: i)`.
-    var firstItem: UInt64 = 0
+    var firstItem: ItemID = 0
     var shape = ItemShape.single
     /// Uncompressed bytes of it counted as done so far.
     var written: UInt64 = 0

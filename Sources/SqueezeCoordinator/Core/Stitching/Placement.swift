@@ -12,11 +12,11 @@ import SqueezeGzip
 /// published.
 struct Placement: Sendable {
     /// The output's attempt number (it names `s<file>-<attempt>` in the workspace).
-    let output: UInt64
+    let output: AttemptID
     /// The gzip header's length: where block 0 starts.
     let headerLength: Int
     /// Items dispatched in place so far.
-    var items: Set<UInt64> = []
+    var items: Set<ItemID> = []
     /// An item was dispatched a second time: the output may receive a late write.
     var broken = false
     /// Blocks whose answers are accepted (each written in place).
@@ -25,7 +25,7 @@ struct Placement: Sendable {
     /// Whether item `item`'s dispatch writes in place: its first dispatch does, unless the
     /// placement is broken; a second dispatch of any item breaks it (a lost dispatch may still
     /// write). Returns false from then on.
-    mutating func admit(item: UInt64) -> Bool {
+    mutating func admit(item: ItemID) -> Bool {
         guard !broken else { return false }
         if items.insert(item).inserted { return true }
         broken = true

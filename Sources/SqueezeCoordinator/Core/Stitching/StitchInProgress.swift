@@ -5,7 +5,7 @@ struct StitchInProgress: Sendable {
     /// The worker's routing id: every segment of this attempt goes to it.
     var worker: PeerID
     /// The stitch's attempt: only this attempt's answers count, only its output is published.
-    var attempt: UInt64
+    var attempt: AttemptID
     /// When the worker was last given work or last answered; with segments outstanding, how
     /// long it has had to answer.
     var since: ContinuousClock.Instant
@@ -23,7 +23,7 @@ struct StitchInProgress: Sendable {
     var checking: Set<UInt64> = []
 
     /// Starts an attempt whose first segment goes after a header of `headerLength` bytes.
-    init(worker: PeerID, attempt: UInt64, headerLength: Int, now: ContinuousClock.Instant) {
+    init(worker: PeerID, attempt: AttemptID, headerLength: Int, now: ContinuousClock.Instant) {
         self.worker = worker
         self.attempt = attempt
         since = now

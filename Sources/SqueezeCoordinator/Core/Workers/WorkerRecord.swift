@@ -18,7 +18,7 @@ struct WorkerRecord {
     /// (time, bytes) of recent results, for a throughput figure.
     var recent: [(ContinuousClock.Instant, Int)] = []
     /// Per running job: whether it sees the job's files (absent: not probed yet).
-    var jobStorage: [UInt64: JobStorage] = [:]
+    var jobStorage: [JobID: JobStorage] = [:]
 
     /// The storage mode it announced (remote when it announced none).
     var storage: StorageMode { hello.storage.flatMap(StorageMode.init(rawValue:)) ?? .remote }
@@ -27,7 +27,7 @@ struct WorkerRecord {
     var sharesKernel: Bool { hello.bootID != nil && hello.bootID == KernelIdentity.bootID }
 
     /// Whether items of `job` go to it by reference.
-    func isShared(for job: UInt64) -> Bool { jobStorage[job] == .shared }
+    func isShared(for job: JobID) -> Bool { jobStorage[job] == .shared }
 
     /// The engines it announced that this coordinator knows (zlib when it announced none).
     var engines: Set<CompressionEngine> {

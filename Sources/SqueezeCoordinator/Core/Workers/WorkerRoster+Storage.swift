@@ -16,7 +16,7 @@ extension WorkerRoster {
 
     /// Decides at `now` how `peer` gets at job `job`'s files, once: nil when that is decided
     /// already, `peer` is unknown, or (a worker in `auto` mode) there is no file to probe yet.
-    mutating func startStorage(of peer: PeerID, job: UInt64, archive: Bool, canProbe: Bool, at now: ContinuousClock.Instant) -> StorageStart? {
+    mutating func startStorage(of peer: PeerID, job: JobID, archive: Bool, canProbe: Bool, at now: ContinuousClock.Instant) -> StorageStart? {
         guard let worker = records[peer], worker.jobStorage[job] == nil else { return nil }
         if archive {
             self[peer]?.jobStorage[job] = .remote
@@ -38,7 +38,7 @@ extension WorkerRoster {
 
     /// `peer` answered job `job`'s probe: it shares the files or not. Returns whether a probe
     /// was waiting for that answer (any other answer changes nothing).
-    mutating func probeAnswered(by peer: PeerID, job: UInt64, shared: Bool) -> Bool {
+    mutating func probeAnswered(by peer: PeerID, job: JobID, shared: Bool) -> Bool {
         guard case .probing = records[peer]?.jobStorage[job] else { return false }
         self[peer]?.jobStorage[job] = shared ? .shared : .remote
         return true
@@ -46,8 +46,8 @@ extension WorkerRoster {
 
     /// Probes unanswered for `JobStorage.probeTimeout` at `now` (a worker from before probes, a
     /// stuck file system): each worker gets that job's items in messages from here on.
-    mutating func expireProbes(at now: ContinuousClock.Instant) -> [(peer: PeerID, job: UInt64)] {
-        var expired: [(peer: PeerID, job: UInt64)] = []
+    mutating func expireProbes(at now: ContinuousClock.Instant) -> [(peer: PeerID, job: JobID)] {
+        var expired: [(peer: PeerID, job: JobID)] = []
         for (peer, worker) in records {
             for (job, storage) in worker.jobStorage {
                 guard case .probing(let since) = storage, now - since > JobStorage.probeTimeout else { continue }
@@ -59,7 +59,7 @@ extension WorkerRoster {
     }
 
     /// Job `job` ended: no worker's way to its files matters any more.
-    mutating func forget(job: UInt64) {
+    mutating func forget(job: JobID) {
         for peer in records.keys { self[peer]?.jobStorage.removeValue(forKey: job) }
     }
 }

@@ -15,7 +15,7 @@ struct JobEndingScenarioTests {
         harness.core.advance(to: harness.time(.milliseconds(5)))
         harness.core.stop(reason: "coordinator shutting down")
         let effects = harness.core.takeEffects()
-        #expect(effects.sent.contains { if case .cancelJob(job) = $0.message { $0.peer == a } else { false } })
+        #expect(effects.sent.contains { if case .cancelJob(job.value) = $0.message { $0.peer == a } else { false } })
         #expect(effects.writes.filter { if case .discardJob(job) = $0.command { true } else { false } }.count == 2)
         let summary = try #require(effects.finished(job))
         #expect(summary.state == .failed && summary.message == "coordinator shutting down")
@@ -76,7 +76,7 @@ struct JobEndingScenarioTests {
         harness.core.jobs[job]?.freeing[a] = 1
         harness.handle(.written([.success(OutputWriter.Progress(key: FileKey(job: job, file: 0), rawBytes: 4096, outputBytes: 10, outputTotal: 30, finished: true))]),
                        at: .milliseconds(10))
-        let answered = harness.handle(.workerMessage(.discarded(job), from: a, userID: nil), at: .milliseconds(20))
+        let answered = harness.handle(.workerMessage(.discarded(job.value), from: a, userID: nil), at: .milliseconds(20))
         #expect(answered.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
     }
 

@@ -14,8 +14,8 @@ struct JobRulesScenarioTests {
         #expect(harness.core.takeJobID(resuming: nil) == 42)
         harness.core.restore(nextJobID: 100, history: [])
         #expect(harness.core.takeJobID(resuming: nil) == 100)
-        #expect(harness.core.takeJobID(resuming: .max) == .max)
-        #expect(harness.core.nextJobID == .max)
+        #expect(harness.core.takeJobID(resuming: JobID(.max)) == JobID(.max))
+        #expect(harness.core.nextJobID == JobID(.max))
     }
 
     @Test("cancelling a job that is not running, or twice, does nothing more")

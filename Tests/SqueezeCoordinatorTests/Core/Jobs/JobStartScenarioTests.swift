@@ -58,7 +58,7 @@ struct JobStartScenarioTests {
         let status = harness.core.status(at: harness.time(.seconds(1)), cpuSeconds: 0.5)
         #expect(status.workers.map(\.workerID) == ["a", "b"])
         #expect(status.workers.map(\.busy).reduce(0, +) == 2)
-        #expect(status.jobs.map(\.jobID) == [second, first])
+        #expect(status.jobs.map(\.jobID) == [second.value, first.value])
         #expect(status.jobs.map(\.state) == [.running, .cancelled])
         #expect(status.coordinatorCPUSeconds == 0.5)
     }

@@ -41,7 +41,7 @@ struct OutputRoutingScenarioTests {
         let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024, 1024])
         let work = try #require(started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }.first)
         #expect(work.blocks.count == 4)
-        let answer = RefResult(jobID: job, itemID: work.itemID, attempt: work.attempt,
+        let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                pieces: work.blocks.map { _ in PieceReport(crc: 0, rawLength: 1024, pieceLength: 100) })
         let effects = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: .milliseconds(1))
         let members = effects.writes.compactMap { if case .members(let list) = $0.command { ($0.partition, list.count) } else { nil } }

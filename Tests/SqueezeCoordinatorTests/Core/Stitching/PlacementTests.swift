@@ -9,10 +9,10 @@ struct PlacementTests {
     @Test func aSecondDispatchOfAnyItemBreaksThePlacementForGood() {
         var placement = Placement(output: 7, headerLength: 20)
         var placed: [Bool] = []
-        for item: UInt64 in [1, 2] { placed.append(placement.admit(item: item)) }
+        for item: ItemID in [1, 2] { placed.append(placement.admit(item: item)) }
         #expect(placed == [true, true])
         #expect(!placement.broken)
-        for item: UInt64 in [1, 3, 2] { placed.append(placement.admit(item: item)) }
+        for item: ItemID in [1, 3, 2] { placed.append(placement.admit(item: item)) }
         #expect(placed == [true, true, false, false, false], "a fresh item of a broken file was placed")
         #expect(placement.broken)
     }

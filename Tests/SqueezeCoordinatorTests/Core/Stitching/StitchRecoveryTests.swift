@@ -8,12 +8,12 @@ import Testing
 struct StitchRecoveryTests {
     /// Two shared-storage workers, 8 KiB segments, and a two-block file whose two pieces are
     /// in: returns the job and the first stitch request (to the least busy worker).
-    func stitching(_ harness: inout CoreHarness) throws -> (UInt64, StitchRequest, PeerID) {
+    func stitching(_ harness: inout CoreHarness) throws -> (JobID, StitchRequest, PeerID) {
         harness.register(b, slots: 4, storage: .shared)
         let (job, started) = try harness.startJob(sizes: [2 * 4096])
         var stitch: (StitchRequest, PeerID)?
         for (work, peer) in started.sent.compactMap({ if case .workRef(let work) = $0.message { (work, $0.peer) } else { nil } }) {
-            let answer = RefResult(jobID: job, itemID: work.itemID, attempt: work.attempt,
+            let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                    pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 5000)])
             let effects = harness.handle(.workerMessage(.resultRef(answer), from: peer, userID: nil), at: .milliseconds(10))
             stitch = stitch ?? effects.sent.compactMap { if case .stitch(let request) = $0.message { (request, $0.peer) } else { nil } }.first
@@ -27,7 +27,7 @@ struct StitchRecoveryTests {
         var harness = StitchScenarioTests.sharedHarness()
         defer { harness.cleanUp() }
         let (job, request, stitcher) = try stitching(&harness)
-        let failed = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job, file: 0, attempt: request.attempt, length: 0, failure: "ENOSPC")),
+        let failed = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 0, failure: "ENOSPC")),
                                                    from: stitcher, userID: nil), at: .milliseconds(20))
         #expect(failed.writes.filter { if case .piece = $0.command { true } else { false } }.count == 2)
         #expect(harness.core.malformedMessages == 0)
@@ -44,7 +44,7 @@ struct StitchRecoveryTests {
         #expect(again.1 == other)
         #expect(again.0.attempt != request.attempt && again.0.offset == request.offset && !again.0.header.isEmpty)
         // The old attempt's late answer is late, not adopted.
-        harness.handle(.workerMessage(.stitched(StitchResult(jobID: job, file: 0, attempt: request.attempt, length: 99)), from: stitcher, userID: nil),
+        harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 99)), from: stitcher, userID: nil),
                        at: .milliseconds(30))
         #expect(harness.core.lateResults == 1)
     }

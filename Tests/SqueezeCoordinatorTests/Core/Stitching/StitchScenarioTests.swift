@@ -36,7 +36,7 @@ struct StitchScenarioTests {
         var stitches: [StitchRequest] = []
         var at = Duration.milliseconds(10)
         for work in refs {
-            let answer = RefResult(jobID: job, itemID: work.itemID, attempt: work.attempt,
+            let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                    pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 5000)])
             let admitted = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: at)
             let checks = admitted.compactMap { if case .check(.answer(let request)) = $0 { request } else { nil } }
@@ -57,14 +57,14 @@ struct StitchScenarioTests {
 
         // The worker reports each segment written; each is checked against the expected CRC.
         let firstEnd = UInt64(header.count) + 10_000
-        let done1 = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job, file: 0, attempt: stitches[0].attempt, length: firstEnd)),
+        let done1 = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: stitches[0].attempt, length: firstEnd)),
                                                   from: a, userID: nil), at: at + .milliseconds(1))
         let check1 = try #require(done1.compactMap { if case .check(.segment(let check)) = $0 { check } else { nil } }.first)
         #expect(check1.range == 0..<firstEnd)
         #expect(check1.expectedCRC == CRC32.checksum(header + Self.piece(0) + Self.piece(1)))
 
         let end = firstEnd + 5000 + 8
-        let done2 = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job, file: 0, attempt: stitches[0].attempt, length: end)),
+        let done2 = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: stitches[0].attempt, length: end)),
                                                   from: a, userID: nil), at: at + .milliseconds(2))
         let check2 = try #require(done2.compactMap { if case .check(.segment(let check)) = $0 { check } else { nil } }.first)
         #expect(check2.range == firstEnd..<end)
@@ -87,13 +87,13 @@ struct StitchScenarioTests {
         let refs = started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }
         var stitch: StitchRequest?
         for work in refs {
-            let answer = RefResult(jobID: job, itemID: work.itemID, attempt: work.attempt,
+            let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                    pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 5000)])
             let effects = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: .milliseconds(10))
             stitch = stitch ?? effects.sent.compactMap { if case .stitch(let request) = $0.message { request } else { nil } }.first
         }
         let request = try #require(stitch)
-        let refused = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job, file: 0, attempt: request.attempt, length: 7)),
+        let refused = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 7)),
                                                     from: a, userID: nil), at: .milliseconds(20))
         #expect(harness.core.malformedMessages == 1)
         let joined = refused.writes.filter { if case .piece = $0.command { true } else { false } }

@@ -26,11 +26,11 @@ struct VerificationScenarioTests {
 
     /// Starts a checked one-file job, reads its item for `a` (source CRC 7) and has `a` answer
     /// it claiming CRC 7: returns the job, the item and the `verify` sent to the verifier.
-    func answered(_ harness: inout CoreHarness) throws -> (UInt64, Dispatch, VerifyRequest) {
+    func answered(_ harness: inout CoreHarness) throws -> (JobID, Dispatch, VerifyRequest) {
         let (job, started) = try harness.startJob(sizes: [4096], verify: true)
         let item = try #require(started.dispatches.first { $0.routingID == a })
         harness.handle(.read(item, sources: [item.blocks[0].ref: SourceBlock(crc: 7, dictionary: [])]), at: .milliseconds(1))
-        let answer = WorkResult(jobID: job, itemID: item.item, blocks: [ResultBlock(crc: 7, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
+        let answer = WorkResult(jobID: job.value, itemID: item.item.value, blocks: [ResultBlock(crc: 7, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
         let effects = harness.handle(.workerMessage(.result(answer), from: a, userID: nil), at: .milliseconds(2))
         let verify = try #require(effects.sent.compactMap { if case .verify(let request) = $0.message, $0.peer == verifier { request } else { nil } }.first)
         #expect(effects.writes.isEmpty, "nothing is written before the check")

@@ -59,11 +59,11 @@ struct WorkerScenarioTests {
         defer { harness.cleanUp() }
         harness.register(a, storage: .auto)
         let (job, started) = try harness.startJob(sizes: [4096])
-        #expect(started.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == job } else { false } })
+        #expect(started.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == job.value } else { false } })
         #expect(started.dispatches.isEmpty)
         #expect(!started.sent.contains { if case .workRef = $0.message { true } else { false } })
-        let answered = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job, shared: true)), from: a, userID: nil), at: .milliseconds(5))
-        #expect(answered.sent.contains { if case .workRef(let work) = $0.message { work.jobID == job } else { false } })
+        let answered = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job.value, shared: true)), from: a, userID: nil), at: .milliseconds(5))
+        #expect(answered.sent.contains { if case .workRef(let work) = $0.message { work.jobID == job.value } else { false } })
     }
 
     @Test("a probe unanswered for its timeout makes the worker remote for the job: its items come in messages")
@@ -78,7 +78,7 @@ struct WorkerScenarioTests {
         let expired = harness.handle(.tick, at: JobStorage.probeTimeout + .milliseconds(200))
         #expect(expired.dispatches.map(\.job) == [job])
         // The answer that comes too late changes nothing.
-        let late = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job, shared: true)), from: a, userID: nil), at: .seconds(4))
+        let late = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job.value, shared: true)), from: a, userID: nil), at: .seconds(4))
         #expect(late.sent.isEmpty && late.dispatches.isEmpty)
     }
 
@@ -87,10 +87,10 @@ struct WorkerScenarioTests {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
         let item = try harness.oneItemHeldByA()
-        let foreign = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job, itemID: item.item, reason: "x")), from: b, userID: nil),
+        let foreign = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "x")), from: b, userID: nil),
                                      at: .milliseconds(2))
         #expect(harness.core.lateResults == 1 && foreign.dispatches.isEmpty)
-        let real = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job, itemID: item.item, reason: "x")), from: a, userID: nil),
+        let real = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "x")), from: a, userID: nil),
                                   at: .milliseconds(3))
         #expect(real.dispatches.map(\.routingID) == [b] && real.dispatches.map(\.item) == [item.item])
     }
