@@ -7,7 +7,7 @@ extension CoordinatorCore {
     /// Hands out items while the scheduler has assignments: some job has sendable work and a
     /// worker with credit has its engine.
     mutating func pump() {
-        guard started, !stopping else { return }
+        guard started, !stopping, pressure.allowsDispatch else { return }
         repeat {
             while let assignment = scheduler.nextAssignment(now: now) {
                 if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {

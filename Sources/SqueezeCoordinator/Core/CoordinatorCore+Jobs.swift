@@ -105,7 +105,7 @@ extension CoordinatorCore {
     /// or the job holds as many open files as it may.
     mutating func continueScan(_ id: JobID) {
         // Checked field by field: this runs for every finished file, and a copy of the job is dear.
-        guard started, !stopping, jobs[id]?.state == .running, jobs[id]?.scanBusy == false, let walker = jobs[id]?.walker,
+        guard started, !stopping, pressure.allowsScans, jobs[id]?.state == .running, jobs[id]?.scanBusy == false, let walker = jobs[id]?.walker,
               let open = jobs[id]?.open.count, open < configuration.openFilesLimit, let job = jobs[id] else { return }
         jobs[id]?.scanBusy = true
         outbox.append(.scan(ScanRequest(

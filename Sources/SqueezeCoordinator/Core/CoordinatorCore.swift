@@ -45,6 +45,8 @@ struct CoordinatorCore {
     var nextJobID: JobID = 1
     /// Numbers each by-reference dispatch; pieces carry it in their names (fencing).
     var nextAttempt: AttemptID = 1
+    /// Which stages' queues are full, and so what is held back.
+    var pressure = StagePressure()
     /// Ended jobs in the history, newest first (as `status` lists them).
     var finishedJobs: [JobStatus] = []
     /// How recently ended jobs ended, for a client that attaches after the fact (newest first).
@@ -130,6 +132,12 @@ struct CoordinatorCore {
             clientsHeard[peer] = now
         case .clientSendFailed(let peer, let error):
             clientSendFailed(to: peer, error: error)
+        case .stageFull(let stage):
+            _ = pressure.report(stage, full: true)
+        case .stageDrained(let stage):
+            guard pressure.report(stage, full: false) else { return }
+            if stage == .scan { for id in jobOrder { continueScan(id) } }
+            pump()
         }
     }
 

@@ -38,4 +38,8 @@ enum CoordinatorEvent: Sendable {
     case clientHeard(PeerID)
     /// A send to a client failed.
     case clientSendFailed(PeerID, ZMQError)
+    /// A stage's queue reached its high watermark.
+    case stageFull(Stage)
+    /// A stage's queue drained to its low watermark.
+    case stageDrained(Stage)
 }

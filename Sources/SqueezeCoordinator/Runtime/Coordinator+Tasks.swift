@@ -53,15 +53,14 @@ extension Coordinator {
             await zap?.stop()
             throw error
         }
-        let (dispatches, dispatchSink) = AsyncStream.makeStream(of: Dispatch.self)
-        let (checks, checkSink) = AsyncStream.makeStream(of: LocalCheck.self)
-        // At most one request per running job is out at a time.
-        let (scanRequests, scanSink) = AsyncStream.makeStream(of: ScanRequest.self)
-        let (journalCommands, journalSink) = AsyncStream.makeStream(of: JournalCommand.self)
-        let writers = (0..<max(1, configuration.ioThreads)).map { _ in AsyncStream.makeStream(of: WriterCommand.self) }
+        let (dispatchQueue, dispatches) = Stage.dispatch.queue(of: Dispatch.self)
+        let (checkQueue, checks) = Stage.check.queue(of: LocalCheck.self)
+        let (scanQueue, scanRequests) = Stage.scan.queue(of: ScanRequest.self)
+        let (journalQueue, journalCommands) = Stage.journal.queue(of: JournalCommand.self)
+        let writers = (0..<max(1, configuration.ioThreads)).map { Stage.write(partition: $0).queue(of: WriterCommand.self) }
         let outbox = CoordinatorOutbox(
-            endpoint: endpoint, clientEndpoint: clientEndpoint, dispatches: dispatchSink, scans: scanSink,
-            writers: writers.map(\.continuation), checks: checkSink, journal: journalSink)
+            endpoint: endpoint, clientEndpoint: clientEndpoint, dispatches: dispatchQueue, scans: scanQueue,
+            writers: writers.map(\.0), checks: checkQueue, journal: journalQueue)
         await started(outbox)
         do {
             try await resumeJournaledJobs()
@@ -74,7 +73,7 @@ extension Coordinator {
         onReady(CoordinatorEndpoints(workers: endpoint.boundEndpoints, clients: clientEndpoint?.boundEndpoints ?? []))
         await withTaskGroup(of: Void.self) { group in
             for writer in writers {
-                group.addTask { await self.runWriter(writer.stream) }
+                group.addTask { await self.runWriter(writer.1) }
             }
             group.addTask { await self.runReaders(dispatches, count: max(1, self.configuration.ioThreads), endpoint: endpoint) }
             group.addTask { await self.runEvents(endpoint) }
@@ -117,12 +116,9 @@ extension Coordinator {
 
     /// Records job ends in the journal, in order, on the I/O pool. A failure is logged: the job
     /// has ended either way, and a restart would at worst resume it and find its files kept.
-    private nonisolated func runJournal(_ commands: AsyncStream<JournalCommand>) async {
-        guard let journal = configuration.journal else {
-            for await _ in commands {}
-            return
-        }
-        for await command in commands {
+    private nonisolated func runJournal(_ commands: StageConsumer<JournalCommand>) async {
+        await commands.consume(drained: drained) { command in
+            guard let journal = configuration.journal else { return }
             switch command {
             case .ended(let id, let state, let totals, let message, let date):
                 let (keep, age, logger) = (configuration.historyJobs, configuration.historyAge, logger)
@@ -136,6 +132,11 @@ extension Coordinator {
                 }
             }
         }
+    }
+
+    /// Tells the core that `stage` caught up.
+    private nonisolated func drained(_ stage: Stage) async {
+        await handle(.stageDrained(stage))
     }
 
     /// Drops ended jobs beyond the history's length or its age at `date` from the journal.
@@ -194,12 +195,12 @@ extension Coordinator {
         }
     }
 
-    /// The one owner of the readers' stream: each dispatch for a remote worker is loaded and
+    /// The one owner of the readers' queue: each dispatch for a remote worker is loaded and
     /// sent by a child task, at most `count` at once, in the order they came.
-    private nonisolated func runReaders(_ dispatches: AsyncStream<Dispatch>, count: Int, endpoint: ZMQEndpoint) async {
+    private nonisolated func runReaders(_ dispatches: StageConsumer<Dispatch>, count: Int, endpoint: ZMQEndpoint) async {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            for await dispatch in dispatches {
+            await dispatches.consume(drained: drained) { dispatch in
                 if running == count, await group.next() != nil { running -= 1 }
                 running += 1
                 group.addTask { await self.load(dispatch, endpoint: endpoint) }
@@ -237,9 +238,9 @@ extension Coordinator {
     }
 
     /// Carries out one writer partition's commands, in order, and reports what came of them.
-    private nonisolated func runWriter(_ commands: AsyncStream<WriterCommand>) async {
+    private nonisolated func runWriter(_ commands: StageConsumer<WriterCommand>) async {
         var writer = OutputWriter(pool: pool, journal: configuration.journal, delayPerBlock: configuration.writeDelayForTesting, metrics: await core.metrics)
-        for await command in commands {
+        await commands.consume(drained: drained) { command in
             // One trip to the actor per command, however many files it finished.
             let outcomes = await writer.handle(command)
             if !outcomes.isEmpty { await handle(.written(outcomes)) }
@@ -250,8 +251,8 @@ extension Coordinator {
     }
 
     /// Reads scan batches off the actor, one job's request at a time.
-    private nonisolated func runScanner(_ requests: AsyncStream<ScanRequest>) async {
-        for await request in requests {
+    private nonisolated func runScanner(_ requests: StageConsumer<ScanRequest>) async {
+        await requests.consume(drained: drained) { request in
             let batch: PreparedBatch
             do {
                 batch = try await pool.run {
@@ -259,18 +260,18 @@ extension Coordinator {
                 }
             } catch {
                 // The pool is shutting down; so is the coordinator.
-                continue
+                return
             }
             await handle(.scanned(request.job, batch))
         }
     }
 
-    /// The one owner of the checks' stream: each answer or stitched segment is checked on the
+    /// The one owner of the checks' queue: each answer or stitched segment is checked on the
     /// verification threads by a child task, at most `count` at once.
-    private nonisolated func runCheckers(_ checks: AsyncStream<LocalCheck>, count: Int) async {
+    private nonisolated func runCheckers(_ checks: StageConsumer<LocalCheck>, count: Int) async {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            for await local in checks {
+            await checks.consume(drained: drained) { local in
                 if running == count, await group.next() != nil { running -= 1 }
                 running += 1
                 group.addTask { await self.check(local) }

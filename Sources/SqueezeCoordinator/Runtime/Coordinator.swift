@@ -79,6 +79,7 @@ public actor Coordinator {
     /// Carries out the core's effects, in the order it decided them.
     private func performEffects() {
         let outbox = lifecycle.outbox
+        var filled: [Stage] = []
         for effect in core.takeEffects() {
             switch effect {
             case .jobEvent(let event, let job):
@@ -89,9 +90,11 @@ public actor Coordinator {
                 // Only while no writer runs (before `run`): nothing else uses the folder.
                 workspace.remove()
             default:
-                outbox?.perform(effect)
+                if let stage = outbox?.perform(effect) { filled.append(stage) }
             }
         }
+        // Holding a stage back decides nothing else, so this adds no effects.
+        for stage in filled { core.handle(.stageFull(stage), at: .current()) }
     }
 
     // MARK: - Lifecycle

@@ -1,8 +1,8 @@
 import SqueezeProtocol
 import SqueezeZMQ
 
-/// Where the running coordinator's effects go: the workers' endpoint and the streams of the
-/// tasks that read, write, scan, check and journal. It exists only while the coordinator runs
+/// Where the running coordinator's effects go: the workers' endpoint and the bounded queues of
+/// the tasks that read, write, scan, check and journal. It exists only while the coordinator runs
 /// (`CoordinatorLifecycle`).
 struct CoordinatorOutbox: Sendable {
     /// The workers' endpoint.
@@ -10,38 +10,42 @@ struct CoordinatorOutbox: Sendable {
     /// The clients' endpoint, when the coordinator serves clients.
     let clientEndpoint: ZMQEndpoint?
     /// Items for the readers.
-    let dispatches: AsyncStream<Dispatch>.Continuation
+    let dispatches: StageQueue<Dispatch>
     /// Scan batches for the scanner.
-    let scans: AsyncStream<ScanRequest>.Continuation
+    let scans: StageQueue<ScanRequest>
     /// Commands for each writer partition.
-    let writers: [AsyncStream<WriterCommand>.Continuation]
+    let writers: [StageQueue<WriterCommand>]
     /// Answers and segments for the coordinator's own checks.
-    let checks: AsyncStream<LocalCheck>.Continuation
+    let checks: StageQueue<LocalCheck>
     /// Job ends for the journal.
-    let journal: AsyncStream<JournalCommand>.Continuation
+    let journal: StageQueue<JournalCommand>
 
-    /// Carries out `effect`, if it goes to one of these. Never blocks: a send is queued on the
-    /// endpoint's thread, a stream takes what it is given.
-    func perform(_ effect: CoordinatorEffect) {
+    /// Carries out `effect`, if it goes to one of these; returns the stage whose queue it filled
+    /// to the high watermark, for the core to hold back. Never blocks: a send is queued on the
+    /// endpoint's thread, a queue keeps what it is given.
+    func perform(_ effect: CoordinatorEffect) -> Stage? {
+        let queue: (stage: Stage, accepted: Bool)
         switch effect {
         case .send(let message, let peer):
             endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(message)))
+            return nil
         case .dispatch(let dispatch):
-            dispatches.yield(dispatch)
+            queue = (dispatches.stage, dispatches.push(dispatch))
         case .write(let command, let partition) where partition < writers.count:
-            writers[partition].yield(command)
+            queue = (writers[partition].stage, writers[partition].push(command))
         case .check(let check):
-            checks.yield(check)
+            queue = (checks.stage, checks.push(check))
         case .scan(let request):
-            scans.yield(request)
+            queue = (scans.stage, scans.push(request))
         case .journal(let command):
-            journal.yield(command)
+            queue = (journal.stage, journal.push(command))
         case .write, .jobEvent, .endJobEvents, .removeWorkspace:
-            break
+            return nil
         }
+        return queue.accepted ? nil : queue.stage
     }
 
-    /// Ends every stream: the tasks drain what they hold and return.
+    /// Ends every queue: the tasks drain what they hold and return.
     func finish() {
         dispatches.finish()
         scans.finish()
