@@ -28,6 +28,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// How many files of a job may be planned and not yet finished: the scan pauses there, so
     /// a job's memory does not grow with its tree (about 1 KiB per open file, with its items).
     public var openFilesLimit: Int
+    /// Files the scan reads and plans at once: enough that a batch's trip to the actor is cheap
+    /// per file, few enough that one is read in milliseconds. The first batch is read before
+    /// the job is accepted, so a job of up to this many files starts with its totals known.
+    public var scanBatchFiles = 4096
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
     /// Minimum time between progress snapshots of one job.

@@ -112,7 +112,7 @@ extension CoordinatorCore {
             job: id, walker: walker,
             context: JobPreparer.BatchContext(
                 sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
-                blockSize: job.planner.blockSize, earlier: job.earlier),
+                blockSize: job.planner.blockSize, batchFiles: configuration.scanBatchFiles, earlier: job.earlier),
             firstIndex: job.filesPlanned, lastCreatedFolder: job.lastCreatedFolder)))
     }
 

@@ -9,7 +9,7 @@ import SqueezeProtocol
 /// batch. Blocking (stat, realpath, directory walks, mkdir): runs on the I/O pool, never on
 /// the actor.
 enum JobPreparer {
-    static func prepare(_ request: JobRequest, blockSize: Int, root: String?, earlier: EarlierOutputs? = nil) throws -> PreparedJob {
+    static func prepare(_ request: JobRequest, blockSize: Int, batchFiles: Int, root: String?, earlier: EarlierOutputs? = nil) throws -> PreparedJob {
         guard (0...9).contains(request.level) else { throw CoordinatorError("level \(request.level): must be 0-9") }
         let base = try root.map { try Directories.canonical(BytePath($0)) }
         let sourceArgument = resolve(request.source, against: base)
@@ -26,7 +26,7 @@ enum JobPreparer {
         }
         if request.isArchive {
             guard isDirectory else { throw CoordinatorError("\(request.source): --tar archives a folder; this is a file (gzip it with `squeeze -k`)") }
-            return try prepareArchive(request, source: source, blockSize: blockSize, base: base)
+            return try prepareArchive(request, source: source, blockSize: blockSize, batchFiles: batchFiles, base: base)
         }
         let destinationArgument = resolve(request.destinationPath, against: base)
         let destination = try prepareDestination(destinationArgument, display: request.destination, source: source, sourceIsDirectory: isDirectory, base: base)
@@ -55,7 +55,7 @@ enum JobPreparer {
             sourceDisplay: request.source, sourceRoot: sourceRoot, destination: destination, walker: walker,
             firstBatch: PreparedBatch(), workspace: workspace)
         let context = BatchContext(
-            sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, earlier: earlier)
+            sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, batchFiles: batchFiles, earlier: earlier)
         // The first batch is read before the job is accepted, so a job of a few thousand files
         // starts with its totals known; the rest of a larger tree is read as the job runs.
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: nil) }
@@ -66,7 +66,7 @@ enum JobPreparer {
     /// A `--tar` job: the whole tree walked and laid out as one tar stream, planned as one
     /// file whose output is the archive. The walk is done before the job starts: the stream's
     /// length, and so its blocks, depend on every entry.
-    private static func prepareArchive(_ request: JobRequest, source: BytePath, blockSize: Int, base: BytePath?) throws -> PreparedJob {
+    private static func prepareArchive(_ request: JobRequest, source: BytePath, blockSize: Int, batchFiles: Int, base: BytePath?) throws -> PreparedJob {
         let shown = request.destinationPath
         let requested = resolve(shown, against: base)
         if let base { try refuseOutside(requested, base: base, shown: shown) }
@@ -95,7 +95,7 @@ enum JobPreparer {
         var builder = TarLayoutBuilder(sourceRoot: source, top: source.lastComponent)
         var batch = PreparedBatch()
         while !walker.isFinished {
-            let scan = walker.next(maxFiles: batchFiles)
+            let scan = walker.next(maxFiles: max(1, batchFiles))
             batch.failed += builder.add(scan.entries).map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
             batch.skipped += scan.skipped.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
             batch.failed += scan.failures.map { EntryNote(path: $0.relativePath.display, reason: $0.reason) }
@@ -128,17 +128,15 @@ enum JobPreparer {
         var destination: BytePath
         var force: Bool
         var blockSize: Int
+        /// Files read and planned at once (`CoordinatorConfiguration.scanBatchFiles`).
+        var batchFiles: Int
         /// Where a resumed job looks up its earlier outputs; nil for a new job.
         var earlier: EarlierOutputs? = nil
     }
 
-    /// Files the scan hands over at once: enough that a batch's round trip to the actor is
-    /// cheap per file, few enough that one is read in milliseconds.
-    static let batchFiles = 4096
-
     /// Reads the walk's next batch and plans it. Blocking: on the I/O pool.
     static func nextBatch(of walker: DirectoryWalker, context: BatchContext, firstIndex: Int, lastCreated: BytePath?) -> PreparedBatch {
-        let scan = walker.next(maxFiles: batchFiles)
+        let scan = walker.next(maxFiles: max(1, context.batchFiles))
         return plan(scan, finished: walker.isFinished, context: context, firstIndex: firstIndex, lastCreated: lastCreated)
     }
 

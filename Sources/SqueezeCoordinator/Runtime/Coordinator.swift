@@ -159,6 +159,7 @@ public actor Coordinator {
         guard !core.stopping && !shutdownSignal.requested else { throw CoordinatorError("coordinator is shutting down") }
         try JobRequestRules.checkFields(of: request)
         let blockSize = request.blockSize ?? configuration.blockSize
+        let batchFiles = configuration.scanBatchFiles
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
             throw CoordinatorError("blockSize \(blockSize): must be between 4 KiB and \(ProtocolLimits.maxBlockSize >> 20) MiB")
         }
@@ -178,7 +179,7 @@ public actor Coordinator {
                     // Nothing to look up for a job that had published nothing.
                     if count > 0 { earlier = EarlierOutputs(journal: journal, job: JobID(resuming.id)) }
                 }
-                return (try JobPreparer.prepare(request, blockSize: blockSize, root: root, earlier: earlier), earlier, count)
+                return (try JobPreparer.prepare(request, blockSize: blockSize, batchFiles: batchFiles, root: root, earlier: earlier), earlier, count)
             }
         } catch _ where shutdownSignal.requested {
             throw CoordinatorError("coordinator is shutting down")

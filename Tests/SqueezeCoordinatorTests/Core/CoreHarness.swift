@@ -78,7 +78,7 @@ struct CoreHarness {
         request.trace = trace ? true : nil
         request.fileEvents = fileEvents ? true : nil
         let configuration = core.configuration
-        let prepared = try JobPreparer.prepare(request, blockSize: configuration.blockSize, root: nil)
+        let prepared = try JobPreparer.prepare(request, blockSize: configuration.blockSize, batchFiles: configuration.scanBatchFiles, root: nil)
         let id = core.takeJobID(resuming: nil)
         let job = JobRecord(
             id: id, request: request, setting: try JobRequestRules.setting(for: request), prepared: prepared,

@@ -34,7 +34,7 @@ struct JobEndingScenarioTests {
         #expect(harness.core.leftWorkspaces.isEmpty)
     }
 
-    @Test("a job asks for the next scan batch while its walk goes on, and plans what the batch brings")
+    @Test("a tree that fits in the first batch asks for no further scan and is complete at once")
     func scanGoesOn() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
@@ -78,6 +78,23 @@ struct JobEndingScenarioTests {
                        at: .milliseconds(10))
         let answered = harness.handle(.workerMessage(.discarded(job.value), from: a, userID: nil), at: .milliseconds(20))
         #expect(answered.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
+    }
+
+    @Test("a discard answer from a worker that was not asked frees nothing; the asked one's does")
+    func discardFromOther() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 4)
+        harness.register(b)
+        let (job, _) = try harness.startJob(sizes: [4096])
+        harness.core.jobs[job]?.freeing[a] = 1
+        harness.handle(.written([.success(OutputWriter.Progress(key: FileKey(job: job, file: 0), rawBytes: 4096, outputBytes: 10, outputTotal: 30, finished: true))]),
+                       at: .milliseconds(10))
+        let other = harness.handle(.workerMessage(.discarded(job.value), from: b, userID: nil), at: .milliseconds(20))
+        #expect(!other.writes.contains { if case .removeWorkspace = $0.command { true } else { false } })
+        #expect(harness.core.jobs[job]?.freeing[a] == 1)
+        let asked = harness.handle(.workerMessage(.discarded(job.value), from: a, userID: nil), at: .milliseconds(30))
+        #expect(asked.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
     }
 
     @Test("progress goes to a job's clients at most once per progress interval, and only when something moved")

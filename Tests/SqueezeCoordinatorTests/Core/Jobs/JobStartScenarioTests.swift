@@ -62,4 +62,27 @@ struct JobStartScenarioTests {
         #expect(status.jobs.map(\.state) == [.running, .cancelled])
         #expect(status.coordinatorCPUSeconds == 0.5)
     }
+
+    @Test("a tree bigger than one batch asks for the next batch, plans what it brings, and knows when the walk is done")
+    func secondBatch() throws {
+        var configuration = CoreHarness.configuration()
+        configuration.scanBatchFiles = 8
+        var harness = CoreHarness(configuration)
+        defer { harness.cleanUp() }
+        harness.register(a)
+        // Batches of 8: 8 at the start, then 8, then the last 2.
+        let (job, started) = try harness.startJob(sizes: Array(repeating: 1, count: 18))
+        var effects = started
+        for (step, expected) in [(1, 8), (2, 2)] {
+            let request = try #require(effects.compactMap { if case .scan(let request) = $0 { request } else { nil } }.first)
+            #expect(harness.core.jobs[job]?.scanComplete == false)
+            #expect(request.firstIndex == harness.core.jobs[job]?.filesPlanned && request.firstIndex == step * 8)
+            let batch = JobPreparer.nextBatch(of: request.walker, context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
+            #expect(batch.files.count == expected && batch.finished == (expected == 2))
+            effects = harness.handle(.scanned(job, batch), at: .milliseconds(step))
+            #expect(harness.core.jobs[job]?.filesPlanned == step * 8 + expected)
+        }
+        #expect(harness.core.jobs[job]?.scanComplete == true)
+        #expect(!effects.contains { if case .scan = $0 { true } else { false } }, "the walk is done: no further scan")
+    }
 }

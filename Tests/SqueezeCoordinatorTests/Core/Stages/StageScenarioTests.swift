@@ -42,4 +42,20 @@ struct StageScenarioTests {
         #expect(started.dispatches.count == 1)
         #expect(harness.handle(.stageDrained(.check), at: .milliseconds(1)).isEmpty)
     }
+
+    @Test("a tree bigger than one batch: its next scan waits while the scanner's queue is full, and goes out when it drains")
+    func scanWaits() throws {
+        var configuration = CoreHarness.configuration()
+        configuration.scanBatchFiles = 8
+        var harness = CoreHarness(configuration)
+        defer { harness.cleanUp() }
+        harness.register(a)
+        harness.handle(.stageFull(.scan), at: .zero)
+        let (job, started) = try harness.startJob(sizes: Array(repeating: 1, count: harness.core.configuration.scanBatchFiles + 10))
+        #expect(!started.contains { if case .scan = $0 { true } else { false } })
+        #expect(!started.dispatches.isEmpty, "the first batch's items go out meanwhile")
+        let drained = harness.handle(.stageDrained(.scan), at: .milliseconds(1))
+        let scans = drained.compactMap { if case .scan(let request) = $0 { request } else { nil } }
+        #expect(scans.count == 1 && scans.first?.job == job && scans.first?.firstIndex == harness.core.configuration.scanBatchFiles)
+    }
 }
