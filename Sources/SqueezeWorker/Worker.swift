@@ -368,8 +368,7 @@ public final class Worker: Sendable {
         do {
             let job = item.jobID
             let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
-            // Clamped to an hour before multiplying: a flag's value must not overflow.
-            let delay = configuration.itemDelayForTesting.map { UInt32(clamping: min(max($0.components.seconds, 0), 3600) * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
+            let delay = configuration.itemDelayForTesting?.sleepMicroseconds
             (answer, phases) = try await compressionPool.run {
                 if let delay { usleep(delay) }
                 var phases = ItemPhases()
@@ -424,8 +423,12 @@ public final class Worker: Sendable {
 
     /// Answers storage probes one at a time on the probe thread.
     private func runProbes(_ probes: AsyncStream<StorageProbe>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        let delay = configuration.probeDelayForTesting?.sleepMicroseconds
         for await probe in probes {
-            let reply = (try? await probePool.run { StorageCheck.answer(probe) })
+            let reply = (try? await probePool.run {
+                if let delay { usleep(delay) }
+                return StorageCheck.answer(probe)
+            })
                 ?? ProbeReply(jobID: probe.jobID, shared: false, reason: "worker stopping")
             endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
         }

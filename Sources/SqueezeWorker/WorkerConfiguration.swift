@@ -32,6 +32,8 @@ public struct WorkerConfiguration: Sendable {
     public var storage: StorageMode = .auto
     /// How long each item waits before it is read (tests: a slow worker caught holding one).
     public var itemDelayForTesting: Duration?
+    /// How long each storage probe waits before it is answered (tests: probes piling up).
+    public var probeDelayForTesting: Duration?
     /// CURVE keys for the connection to the coordinator; nil connects without.
     public var curve: CurveClientKeys?
     /// Where the worker's metrics go (`WorkerMetrics`): a Prometheus factory for `--http`;

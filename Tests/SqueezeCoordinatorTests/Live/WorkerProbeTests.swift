@@ -10,7 +10,7 @@ import Testing
 /// A worker answers storage probes on a thread of their own: a probe that arrives while the
 /// worker joins a file's pieces (a 64 MiB segment can take a while on a network file system)
 /// is answered at once, not after the copy.
-@Suite("Worker: probes do not wait behind a stitch")
+@Suite("Worker: probes on a thread of their own, with a bounded queue")
 struct WorkerProbeTests {
     @Test("a probe is answered while a stitch is stuck opening its output")
     func probeAnsweredDuringStitch() async throws {
@@ -69,6 +69,57 @@ struct WorkerProbeTests {
             group.cancelAll()
         }
         if reader >= 0 { close(reader) }
+        await coordinator.shutdown()
+    }
+
+    @Test("probes past the 256 that may wait are answered at once as not shared, with the reason; every probe gets one answer")
+    func probeQueueBound() async throws {
+        let context = try ZMQContext()
+        let raw = try await RawCoordinator.start(context: context)
+        let (coordinator, address) = (raw.endpoint, raw.address)
+        var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "flooded")
+        configuration.storage = .auto
+        // Each probe holds the probe thread 5 ms: 400 arrive far faster than that.
+        configuration.probeDelayForTesting = .milliseconds(5)
+        let worker = Worker(configuration: configuration, context: context)
+        let replies = NIOLockedValueBox<[ProbeReply]>([])
+        let peer = NIOLockedValueBox<[UInt8]?>(nil)
+        let sent = 400
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            group.addTask {
+                for await event in coordinator.events {
+                    guard case .message(let message) = event, message.frames.count >= 2,
+                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
+                    switch envelope.message {
+                    case .workerReady:
+                        peer.withLockedValue { $0 = Array(message.frames[0]) }
+                        raw.send(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 30)), to: Array(message.frames[0]))
+                    case .probeReply(let reply): replies.withLockedValue { $0.append(reply) }
+                    default: break
+                    }
+                }
+            }
+            guard await QuietHeartbeatTests.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
+                Issue.record("the worker never registered")
+                group.cancelAll()
+                return
+            }
+            // Workspaces that do not exist: each probe, once its turn comes, is answered not shared.
+            for job in 1...UInt64(sent) {
+                raw.send(.probe(StorageProbe(jobID: job, workspace: Array("/nonexistent/squeeze-probe-\(job)".utf8), token: "t", sample: nil)), to: routing)
+            }
+            let overflow = "more than 256 probes waiting"
+            #expect(await QuietHeartbeatTests.eventually { replies.withLockedValue { $0.count } == sent })
+            let all = replies.withLockedValue { $0 }
+            let refused = all.filter { $0.reason == overflow }.count
+            // The bound bites, and only once 256 wait: at least those and the one on the thread
+            // are answered in turn.
+            #expect(refused > 0 && sent - refused >= 257, "refused \(refused) of \(sent)")
+            #expect(Set(all.map(\.jobID)) == Set(1...UInt64(sent)), "one answer for every probe")
+            #expect(all.allSatisfy { !$0.shared })
+            group.cancelAll()
+        }
         await coordinator.shutdown()
     }
 }
