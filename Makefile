@@ -31,9 +31,14 @@ release: deps
 
 # Unit and integration tests (the integration tests start the real binary). Serial, so the
 # cluster tests' processes do not compete for this machine's two cores with other suites.
+# The log is kept in .build/test.log; on a failure the failing tests' lines are repeated at
+# the end, so they are in the last lines CI shows.
 test: deps
 	$(SWIFT) build --build-tests
-	SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel
+	@{ SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
+	status=$$(cat .build/test.status); \
+	if [ "$$status" -ne 0 ]; then echo "--- what failed (the whole log: .build/test.log) ---"; grep -aE "recorded an issue|Fatal error|error:" .build/test.log | tail -18; fi; \
+	exit $$status
 
 # The coordinator's live page in headless Chromium while a real job runs (Tests/browser): the
 # workers, the job and a percentage that moves; the screenshot is kept in .build/test-artefacts.

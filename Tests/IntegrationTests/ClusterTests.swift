@@ -382,15 +382,17 @@ struct ClusterTests {
         let leaving = cluster.workers[0]
         leaving.signal(SIGTERM)
         #expect(leaving.wait(timeout: 15) == 0, "\(leaving.stderr)")
-        #expect(cluster.waitForWorkers(1, timeout: 3), "the worker left without a goodbye")
+        // Silence would take more than 15 s (three 5 s heartbeats) to be noticed: 10 s is proof.
+        #expect(cluster.waitForWorkers(1, timeout: 10), "the worker left without a goodbye")
         #expect(first.wait(timeout: 300) == 0, "\(first.stderr)")
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 24)
 
         let second = try cluster.submit("submit-2", ["src", "-o", "second", "--json"])
         try #require(second.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.05 })
         cluster.coordinator.signal(SIGTERM)
-        // Its client's final event leaves within 3 s; the 10 s grace must not be needed.
-        #expect(cluster.coordinator.wait(timeout: 6) == 0, "\(cluster.coordinator.stderr)")
+        // Its client's final event leaves within 3 s; the 10 s grace, after which the service
+        // group would cancel it, must not be needed.
+        #expect(cluster.coordinator.wait(timeout: 9) == 0, "\(cluster.coordinator.stderr)")
         #expect(second.wait(timeout: 20) == 1)
         let finished = JobEvents.finished(second.stdout)
         #expect(finished?["state"] as? String == "failed")
