@@ -35,7 +35,7 @@ release: deps
 # the end, so they are in the last lines CI shows.
 test: deps
 	$(SWIFT) build --build-tests
-	@{ SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
+	@rm -f .build/test.status; { SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
 	status=$$(cat .build/test.status); \
 	if [ "$$status" -ne 0 ]; then echo "--- what failed (the whole log: .build/test.log) ---"; grep -aE "recorded an issue|Fatal error|error:" .build/test.log | tail -18; fi; \
 	exit $$status

@@ -79,7 +79,7 @@ public actor Coordinator {
     /// Carries out the core's effects, in the order it decided them.
     private func performEffects() {
         let outbox = lifecycle.outbox
-        var filled: [Stage] = []
+        var filled: Set<Stage> = []
         for effect in core.takeEffects() {
             switch effect {
             case .jobEvent(let event, let job):
@@ -90,7 +90,7 @@ public actor Coordinator {
                 // Only while no writer runs (before `run`): nothing else uses the folder.
                 workspace.remove()
             default:
-                if let stage = outbox?.perform(effect) { filled.append(stage) }
+                if let stage = outbox?.perform(effect) { filled.insert(stage) }
             }
         }
         // Holding a stage back decides nothing else, so this adds no effects.

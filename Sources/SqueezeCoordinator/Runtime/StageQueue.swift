@@ -16,6 +16,8 @@ struct StageQueue<Element: Sendable>: Sendable {
     /// A queue for `stage` that is full at `highWatermark` elements and drained at `lowWatermark`,
     /// and the consumer end, for the task that owns it (swift-nio wants the sequence held only there).
     static func make(_ stage: Stage, lowWatermark: Int, highWatermark: Int) -> (StageQueue, StageConsumer<Element>) {
+        // With a low watermark of 0 a full queue would never count as drained.
+        precondition(lowWatermark >= 1 && lowWatermark < highWatermark, "watermarks \(lowWatermark)/\(highWatermark)")
         let demand = StageDemand()
         let made = Elements.makeSequence(
             backPressureStrategy: .init(lowWatermark: lowWatermark, highWatermark: highWatermark), finishOnDeinit: false, delegate: demand)
@@ -23,6 +25,7 @@ struct StageQueue<Element: Sendable>: Sendable {
     }
 
     /// Queues `element`; false when the queue is now at its high watermark (the element is kept).
+    /// Once the queue is finished or its consumer gone (the coordinator stops), it is dropped.
     func push(_ element: Element) -> Bool {
         switch source.yield(element) {
         case .produceMore: true

@@ -21,6 +21,7 @@ struct QuietHeartbeatTests {
 
         var heartbeats: Int { arrivals.withLockedValue { $0.filter(\.heartbeat).count } }
         var count: Int { arrivals.withLockedValue { $0.count } }
+        var others: Int { arrivals.withLockedValue { $0.filter { !$0.heartbeat }.count } }
 
         /// Heartbeats among the arrivals from index `first` on, and how many the rule allows
         /// there: one per half interval of every silence between the other messages (a stalled
@@ -74,17 +75,18 @@ struct QuietHeartbeatTests {
 
             // Busy: a probe every 50 ms, each answered; six intervals long.
             let busyStart = received.count
+            let othersBefore = received.others
             for job in 1...24 {
                 let probe = StorageProbe(jobID: UInt64(job), workspace: Array("/nonexistent".utf8), token: "t", sample: nil)
                 raw.send(.probe(probe), to: routing)
                 try? await Task.sleep(for: .milliseconds(50))
             }
-            #expect(await Self.eventually { received.count - busyStart >= 24 })
+            #expect(await Self.eventually { received.others - othersBefore >= 24 }, "every probe answered")
             let busy = received.busy(from: busyStart, interval: .milliseconds(200))
             #expect(busy.heartbeats <= busy.allowed, "heartbeats while answering: \(busy.heartbeats), allowed \(busy.allowed)")
-            // Quiet: heartbeats come back, about one per interval.
+            // Quiet: heartbeats come back, about one per interval: three well within ten.
             let quietStart = received.heartbeats
-            #expect(await Self.eventually { received.heartbeats - quietStart >= 3 })
+            #expect(await Self.eventually(within: .seconds(2)) { received.heartbeats - quietStart >= 3 })
             group.cancelAll()
         }
         await coordinator.shutdown()
@@ -135,9 +137,9 @@ struct QuietHeartbeatTests {
         }
     }
 
-    /// Polls `condition` every 10 ms for up to 10 s.
-    static func eventually(_ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+    /// Polls `condition` every 10 ms for up to `within`.
+    static func eventually(within: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + within
         while ContinuousClock.now < deadline {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Testing
 @testable import SqueezeCoordinator
 
@@ -34,16 +35,53 @@ struct StageQueueTests {
         #expect(reports.first?.before == 3)
     }
 
-    @Test("a queue that never filled never reports drained")
-    func neverFull() async {
+    @Test("a queue that never filled never reports drained, whether its consumer waited first or not", arguments: [false, true])
+    func neverFull(consumerFirst: Bool) async {
         let (queue, consumer) = StageQueue<Int>.make(.scan, lowWatermark: 2, highWatermark: 4)
-        for element in 0..<3 { #expect(queue.push(element)) }
         var reports = 0
         var taken = 0
-        await consumer.consume(drained: { _ in reports += 1 }) { _ in
-            taken += 1
-            if taken == 3 { queue.finish() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The consumer may start on an empty queue, as the coordinator's tasks do.
+                if consumerFirst { try? await Task.sleep(for: .milliseconds(20)) }
+                for element in 0..<3 { _ = queue.push(element) }
+            }
+            if !consumerFirst { await group.next() }
+            await consumer.consume(drained: { _ in reports += 1 }) { _ in
+                taken += 1
+                if taken == 3 { queue.finish() }
+            }
         }
         #expect(taken == 3 && reports == 0)
+    }
+
+    @Test("a consumer that waits on an empty queue before a burst fills it reports drained once, after the burst drains")
+    func consumerFirstThenFull() async {
+        let (queue, consumer) = StageQueue<Int>.make(.check, lowWatermark: 2, highWatermark: 4)
+        let pushed = NIOLockedValueBox(false)
+        var reports: [Int] = []
+        var taken = 0
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(20))
+                #expect((0..<6).map { queue.push($0) }.contains(false), "the burst fills the queue")
+                pushed.withLockedValue { $0 = true }
+            }
+            await consumer.consume(drained: { _ in reports.append(taken) }) { _ in
+                // The first element waits for the whole burst, so the queue fills behind it.
+                while !pushed.withLockedValue({ $0 }) { await Task.yield() }
+                taken += 1
+                if taken == 6 { queue.finish() }
+            }
+        }
+        // Once, as it drains below two: not at the first element, for the wait on the empty queue.
+        #expect(taken == 6 && reports.count == 1 && (reports.first ?? 0) >= 1, "\(reports)")
+    }
+
+    @Test("watermarks that could not work are refused: a low one of 0 would never count as drained")
+    func watermarksChecked() async {
+        await #expect(processExitsWith: .failure) {
+            _ = StageQueue<Int>.make(.scan, lowWatermark: 0, highWatermark: 4)
+        }
     }
 }

@@ -10,7 +10,9 @@ struct Identifier<Kind: IdentifierKind>: Hashable, Sendable {
         self.value = value
     }
 
-    /// Hands out this identifier and moves on to the next number: a counter of fresh ids.
+    /// Hands out this identifier and moves on to the next number: a counter of fresh ids (for
+    /// attempts, which start at 1 and cannot come near the largest number; job ids from the
+    /// journal go through `CoordinatorCore.takeJobID`, which never passes it).
     mutating func take() -> Identifier {
         defer { self = advanced(by: 1) }
         return self

@@ -34,8 +34,8 @@ struct JobEndingScenarioTests {
         #expect(harness.core.leftWorkspaces.isEmpty)
     }
 
-    @Test("a tree that fits in the first batch asks for no further scan and is complete at once")
-    func scanGoesOn() throws {
+    @Test("a tree that fits in the first batch asks for no further scan: its walk is complete at once")
+    func oneBatchTree() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
         harness.register(a, slots: 8)
