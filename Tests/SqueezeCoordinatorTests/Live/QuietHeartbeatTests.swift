@@ -55,15 +55,8 @@ struct QuietHeartbeatTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask {
-                for await event in coordinator.events {
-                    guard case .message(let message) = event, message.frames.count >= 2,
-                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
-                    let from = Array(message.frames[0])
-                    if case .workerReady = envelope.message {
-                        peer.withLockedValue { $0 = from }
-                        raw.send(.welcome(welcome), to: from)
-                    }
-                    received.note(envelope.message)
+                await raw.serve(welcome: welcome, peer: peer) { message in
+                    received.note(message)
                 }
             }
             let registered = await Self.eventually { peer.withLockedValue { $0 } != nil }

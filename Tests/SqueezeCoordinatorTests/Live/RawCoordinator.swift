@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import SqueezeProtocol
 import SqueezeZMQ
 
@@ -22,5 +23,27 @@ struct RawCoordinator {
     /// Sends `message` to the peer whose routing id is `peer`.
     func send(_ message: WireMessage, to peer: [UInt8]) {
         endpoint.send(ZMQMessage([ZMQFrame(peer)] + WireCodec.encode(message)))
+    }
+
+    /// Plays the coordinator's side until the endpoint shuts down: answers `workerReady` with
+    /// `welcome`, noting the worker's routing id in `peer`, and hands every message it decodes
+    /// to `received`.
+    func serve(welcome: Welcome, peer: NIOLockedValueBox<[UInt8]?>, _ received: @Sendable (WireMessage) -> Void) async {
+        for await event in endpoint.events {
+            guard case .message(let message) = event, message.frames.count >= 2,
+                  let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
+            if case .workerReady = envelope.message {
+                let from = Array(message.frames[0])
+                peer.withLockedValue { $0 = from }
+                send(.welcome(welcome), to: from)
+            }
+            received(envelope.message)
+        }
+    }
+
+    /// The routing id of the worker that registered, once it has (nil after 10 s without).
+    static func registered(_ peer: NIOLockedValueBox<[UInt8]?>) async -> [UInt8]? {
+        guard await QuietHeartbeatTests.eventually({ peer.withLockedValue { $0 } != nil }) else { return nil }
+        return peer.withLockedValue { $0 }
     }
 }

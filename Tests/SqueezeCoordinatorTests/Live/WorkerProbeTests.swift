@@ -36,21 +36,15 @@ struct WorkerProbeTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask {
-                for await event in coordinator.events {
-                    guard case .message(let message) = event, message.frames.count >= 2,
-                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
-                    let from = Array(message.frames[0])
-                    switch envelope.message {
-                    case .workerReady:
-                        peer.withLockedValue { $0 = from }
-                        raw.send(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 30)), to: from)
+                await raw.serve(welcome: Welcome(heartbeatMilliseconds: 1000, liveness: 30), peer: peer) { message in
+                    switch message {
                     case .probeReply(let reply): answers.withLockedValue { $0.append("probe \(reply.shared)") }
                     case .stitched(let result): answers.withLockedValue { $0.append("stitched \(result.failure ?? "ok")") }
                     default: break
                     }
                 }
             }
-            guard await QuietHeartbeatTests.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
+            guard let routing = await RawCoordinator.registered(peer) else {
                 Issue.record("the worker never registered")
                 group.cancelAll()
                 return
@@ -88,19 +82,14 @@ struct WorkerProbeTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask {
-                for await event in coordinator.events {
-                    guard case .message(let message) = event, message.frames.count >= 2,
-                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
-                    switch envelope.message {
-                    case .workerReady:
-                        peer.withLockedValue { $0 = Array(message.frames[0]) }
-                        raw.send(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 30)), to: Array(message.frames[0]))
+                await raw.serve(welcome: Welcome(heartbeatMilliseconds: 1000, liveness: 30), peer: peer) { message in
+                    switch message {
                     case .probeReply(let reply): replies.withLockedValue { $0.append(reply) }
                     default: break
                     }
                 }
             }
-            guard await QuietHeartbeatTests.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
+            guard let routing = await RawCoordinator.registered(peer) else {
                 Issue.record("the worker never registered")
                 group.cancelAll()
                 return

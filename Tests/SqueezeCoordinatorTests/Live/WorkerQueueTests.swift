@@ -25,20 +25,14 @@ struct WorkerQueueTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask {
-                for await event in coordinator.events {
-                    guard case .message(let message) = event, message.frames.count >= 2,
-                          let envelope = try? WireCodec.decode(message.frames.dropFirst()) else { continue }
-                    switch envelope.message {
-                    case .workerReady:
-                        let from = Array(message.frames[0])
-                        peer.withLockedValue { $0 = from }
-                        raw.send(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 60)), to: from)
+                await raw.serve(welcome: Welcome(heartbeatMilliseconds: 1000, liveness: 60), peer: peer) { message in
+                    switch message {
                     case .itemFailed(let failure): refused.withLockedValue { $0.append(failure) }
                     default: break
                     }
                 }
             }
-            guard await QuietHeartbeatTests.eventually({ peer.withLockedValue { $0 } != nil }), let routing = peer.withLockedValue({ $0 }) else {
+            guard let routing = await RawCoordinator.registered(peer) else {
                 Issue.record("the worker never registered")
                 group.cancelAll()
                 return
