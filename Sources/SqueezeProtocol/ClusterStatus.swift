@@ -29,6 +29,22 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     /// Answers the coordinator checked itself since start (no other worker could, a verifier
     /// was late, contested, or audited); nil from coordinators before verification items.
     public var checksByCoordinator: Int?
+    /// Of those, answers the coordinator checked because every able worker shares a principal
+    /// (CURVE key, or address without keys) with the worker that compressed them: its check
+    /// costs grow only then. Nil from coordinators before principals.
+    public var checksForIndependence: Int?
+    /// Good verdicts audited again by a third principal, and by the coordinator, since start;
+    /// nil from coordinators before principals.
+    public var auditsByWorkers: Int?
+    public var auditsByCoordinator: Int?
+    /// Audits that found a verifier had called a bad answer good (both workers quarantined),
+    /// since start; nil from coordinators before principals.
+    public var collusionsCaught: Int?
+    /// Published outputs the coordinator checked again after a caught collusion, and wrote
+    /// again because they differed from their sources, since start; nil from coordinators
+    /// before principals.
+    public var outputsRechecked: Int?
+    public var outputsRedone: Int?
     /// Stitched segments read back for their check by another worker, and by the coordinator
     /// itself, since start; nil from coordinators before stitches were checked.
     public var stitchChecksByWorkers: Int?

@@ -5,6 +5,10 @@ public struct ZMQMessage: Sendable, Equatable {
     /// On a received message, the peer's ZAP user id (the name the ZAP handler gave its CURVE
     /// key); nil without ZAP and on messages built here.
     public var userID: String?
+    /// On a received message over TCP, the peer's IP address as libzmq saw the connection
+    /// (`Peer-Address`); nil over other transports and on messages built here. Unlike
+    /// anything inside the frames, the peer cannot choose it.
+    public var peerAddress: String?
 
     /// Wraps `frames`.
     public init(_ frames: [ZMQFrame]) {

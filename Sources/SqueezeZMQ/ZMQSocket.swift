@@ -157,6 +157,7 @@ public final class ZMQSocket {
         let socket = try raw("zmq_msg_recv")
         var frames: [ZMQFrame] = []
         var userID: String?
+        var peerAddress: String?
         // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
         var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         part.initialize(to: zmq_msg_t())
@@ -180,9 +181,15 @@ public final class ZMQSocket {
             let size = zmq_msg_size(part)
             // Frames from the wire carry the connection's metadata (a ROUTER's routing-id frame
             // does not), so the first two are asked. NULL (EINVAL) without ZAP.
-            if userID == nil, frames.count < 2, let value = zmq_msg_gets(part, "User-Id") {
-                let id = String(cString: value)
-                if !id.isEmpty { userID = id }
+            if frames.count < 2 {
+                if userID == nil, let value = zmq_msg_gets(part, "User-Id") {
+                    let id = String(cString: value)
+                    if !id.isEmpty { userID = id }
+                }
+                if peerAddress == nil, let value = zmq_msg_gets(part, "Peer-Address") {
+                    let address = String(cString: value)
+                    if !address.isEmpty { peerAddress = address }
+                }
             }
             if size < Self.copiedFrameLimit {
                 if size == 0 {
@@ -207,6 +214,7 @@ public final class ZMQSocket {
             if !more {
                 var message = ZMQMessage(frames)
                 message.userID = userID
+                message.peerAddress = peerAddress
                 return message
             }
         }

@@ -212,7 +212,7 @@ extension CoordinatorCore {
 
     /// Completes job `id` once every file is published or failed and the scan is over.
     mutating func checkFinished(_ id: JobID) {
-        guard let job = jobs[id], job.phase.isRunning, job.allFilesFinished else { return }
+        guard let job = jobs[id], job.phase.isRunning, job.allFilesFinished, !awaitsRecheck(id) else { return }
         // Every output is published or failed; late answers are dropped from here on.
         perform(jobs[id]?.phase.complete(at: now, outstanding: !job.freeing.isEmpty) ?? [], job: id)
     }

@@ -27,6 +27,12 @@ extension CoordinatorCore {
         status.resultsChecked = configuration.verifyResults
         status.checksByWorkers = verification.checkedByWorkers
         status.checksByCoordinator = verification.checkedLocally
+        status.checksForIndependence = verification.checkedForIndependence
+        status.auditsByWorkers = verification.auditsByWorkers
+        status.auditsByCoordinator = verification.auditsLocally
+        status.collusionsCaught = verification.collusionsCaught
+        status.outputsRechecked = verification.outputsRechecked
+        status.outputsRedone = verification.outputsRedone
         status.stitchChecksByWorkers = verification.segmentsCheckedByWorkers
         status.stitchChecksByCoordinator = verification.segmentsCheckedLocally
         status.refusedStitches = verification.refusedStitches

@@ -8,11 +8,12 @@ import SqueezeProtocol
 /// results"). The output is published only once every segment passed.
 extension CoordinatorCore {
     /// Sends a segment's check to a worker able to (announced `verifyRange`, sees the job's
-    /// files, not the stitcher), or does it here when there is none.
+    /// files, of another principal than the stitcher and than whoever reported its pieces'
+    /// CRCs, which make the expected CRC), or does it here when there is none.
     mutating func checkSegment(_ check: SegmentCheck) {
         guard let verifier = VerifierChoice.choose(
             among: verifierCandidates(job: check.file.job, capability: WorkerHello.verifyRangeCapability),
-            compressor: check.stitcher, byReference: true) else {
+            compressor: check.stitcher, byReference: true, independentOf: vouchers(of: check)) else {
             checkLocally(check)
             return
         }
@@ -20,6 +21,17 @@ extension CoordinatorCore {
         verification.segmentsCheckedByWorkers += 1
         sendVerify(VerifyRequest(checkID: check.id, jobID: check.file.job.value, itemID: 0, blocks: [.range(VerifyRange(
             path: check.path.bytes, offset: check.range.lowerBound, length: check.range.upperBound - check.range.lowerBound))]), to: verifier)
+    }
+
+    /// The principals a segment's expected CRC rests on: the stitcher's and those of the
+    /// verifiers that reported its pieces' stored CRCs. Nil when one of them left.
+    func vouchers(of check: SegmentCheck) -> [Principal]? {
+        var principals: [Principal] = []
+        for peer in [check.stitcher] + check.pieces.compactMap(\.storedCRCReporter) {
+            guard let principal = workers[peer]?.principal else { return nil }
+            if !principals.contains(principal) { principals.append(principal) }
+        }
+        return principals
     }
 
     /// The coordinator's own check of a segment, on its verification threads.
@@ -58,6 +70,7 @@ extension CoordinatorCore {
             checkLocally(check)
             return
         }
+        recordVouching([check.stitcher, peer], job: check.file.job)
         segmentPassed(check)
     }
 
@@ -67,8 +80,8 @@ extension CoordinatorCore {
         switch (check.verdict, finding) {
         case (.contested(let verifier), .matches):
             strike(verifier, reason: "it called a good stitched segment bad")
-        case (.audited(let verifier), .differs):
-            strike(verifier, reason: "it called a bad stitched segment good")
+        case (.audited(let verifier), .differs(let reason)):
+            collusionCaught(compressor: check.stitcher, verifier: verifier, item: ItemKey(job: check.file.job, item: 0), reason: reason)
         default:
             break
         }

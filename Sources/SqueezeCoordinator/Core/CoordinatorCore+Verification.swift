@@ -57,10 +57,21 @@ extension CoordinatorCore {
                 return
             }
         }
-        guard let (verify, claims, byReference) = verifyItem(for: request),
-              let verifier = VerifierChoice.choose(
-                  among: verifierCandidates(job: request.item.job), compressor: request.worker,
-                  byReference: byReference.contains(true), excluding: excluded) else {
+        guard let (verify, claims, byReference) = verifyItem(for: request) else {
+            checkLocally(request)
+            return
+        }
+        var excluded = excluded
+        if case .audited(let verifier) = request.verdict { excluded.insert(verifier) }
+        let candidates = verifierCandidates(job: request.item.job)
+        guard let verifier = VerifierChoice.choose(
+            among: candidates, compressor: request.worker, byReference: byReference.contains(true),
+            independentOf: vouchers(of: request), excluding: excluded) else {
+            if VerifierChoice.lacksIndependence(
+                among: candidates, compressor: request.worker, byReference: byReference.contains(true), excluding: excluded) {
+                verification.checkedForIndependence += 1
+                metrics.checksForIndependence.increment()
+            }
             checkLocally(request)
             return
         }
@@ -68,6 +79,7 @@ extension CoordinatorCore {
         verification.nextCheckID += 1
         verification.pending[id] = PendingCheck(request: request, verifier: verifier, sentAt: now, claims: claims, byReference: byReference)
         verification.checkedByWorkers += 1
+        if case .audited = request.verdict { verification.auditsByWorkers += 1 }
         var message = verify
         message.checkID = id
         if OutgoingChecks.shouldHold(verifierInFlight: scheduler.busy(verifier), carriesBytes: byReference.contains(false)) {
@@ -101,6 +113,7 @@ extension CoordinatorCore {
             return
         }
         verification.checkedLocally += 1
+        if case .audited = request.verdict { verification.auditsLocally += 1 }
         outbox.append(.check(.answer(request)))
     }
 
@@ -136,11 +149,24 @@ extension CoordinatorCore {
         return (VerifyRequest(checkID: 0, jobID: request.item.job.value, itemID: request.item.item.value, blocks: blocks), claims, byReference)
     }
 
+    /// The principals that stand behind `request`: the worker that compressed it and, for an
+    /// audit, the verifier that said good. Nil when one of them left (who it was is forgotten).
+    func vouchers(of request: VerificationRequest) -> [Principal]? {
+        guard let compressor = workers[request.worker]?.principal else { return nil }
+        switch request.verdict {
+        case .audited(let verifier), .auditContested(let verifier, _):
+            guard let principal = workers[verifier]?.principal else { return nil }
+            return [compressor, principal]
+        case .none, .contested:
+            return [compressor]
+        }
+    }
+
     /// The workers as the verifier choice sees them: able to verify when they announced `capability`.
     func verifierCandidates(job: JobID, capability: String = WorkerHello.verifyCapability) -> [VerifierCandidate] {
         workers.all.map { worker in
             VerifierCandidate(
-                id: worker.routingID, canVerify: worker.hello.capabilities?.contains(capability) == true,
+                id: worker.routingID, principal: worker.principal, canVerify: worker.hello.capabilities?.contains(capability) == true,
                 quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)),
                 late: verification.lateVerifiers.contains(verification.identity(of: worker.routingID)), seesStorage: worker.isShared(for: job),
                 load: scheduler.busy(worker.routingID) + verification.pendingCount(of: worker.routingID))
@@ -164,17 +190,26 @@ extension CoordinatorCore {
         var request = pending.request
         switch VerdictReading.read(report.findings, claims: pending.claims, byReference: pending.byReference) {
         case .good:
-            if verification.audit.shouldAudit(roll: rolls.next()) {
+            // A verdict that is itself an audit stands; any other is audited one time in
+            // `interval`, by a third principal or here.
+            if case .none = request.verdict, verification.audit.shouldAudit(roll: rolls.next()) {
                 request.verdict = .audited(peer)
-                checkLocally(request)
+                submitCheck(request)
                 return
             }
             request.recordStoredCRCs(report.findings.map(\.storedCRC), reporter: peer)
+            var vouchers = [request.worker, peer]
+            if case .audited(let verifier) = request.verdict { vouchers.append(verifier) }
+            recordVouching(vouchers, job: request.item.job)
             checked(request, defect: nil)
         case .bad:
             // Confirmed here before anyone gets a strike: a lying verifier cannot get an
             // honest worker quarantined, only itself.
-            request.verdict = .contested(by: peer)
+            if case .audited(let verifier) = request.verdict {
+                request.verdict = .auditContested(verifier: verifier, auditor: peer)
+            } else {
+                request.verdict = .contested(by: peer)
+            }
             checkLocally(request)
         case .unreadable(let reason):
             logger.debug("verifier could not read the blocks; checking here", metadata: ["reason": "\(String(reason.prefix(200)).debugDescription)"])
@@ -186,6 +221,7 @@ extension CoordinatorCore {
     /// when it comes back).
     mutating func verifierLeft(_ peer: PeerID, now: ContinuousClock.Instant) {
         verification.identities.removeValue(forKey: peer)
+        verification.origins.removeValue(forKey: peer)
         verification.outgoing.forget(verifier: peer)
         takeBackChecks(now: now, from: peer)
     }
@@ -230,10 +266,10 @@ extension CoordinatorCore {
         guard jobs[key.job]?.state == .running else { return }
         defer { pump() }
         switch (request.verdict, defect) {
-        case (.contested(let verifier), nil):
+        case (.contested(let verifier), nil), (.auditContested(_, let verifier), nil):
             strike(verifier, reason: "it called a good answer bad")
-        case (.audited(let verifier), _?):
-            strike(verifier, reason: "it called a bad answer good")
+        case (.audited(let verifier), let defect?), (.auditContested(let verifier, _), let defect?):
+            collusionCaught(compressor: request.worker, verifier: verifier, item: key, reason: defect.reason)
         default:
             break
         }
@@ -272,9 +308,31 @@ extension CoordinatorCore {
             logger.error("worker quarantined: too many refused results or verdicts; it gets no more work", metadata: [
                 "worker": "\(name.debugDescription)", "refused": "\(verification.quarantine.strikes(of: verification.identity(of: peer)))",
             ])
-            scheduler.quarantine(peer)
-            // Its checks go to others, or are done here.
-            takeBackChecks(now: now, from: peer)
+            withdraw(peer)
         }
+    }
+
+    /// An audit found an answer bad that `verifier` had called good: it and `compressor`
+    /// vouched for corrupt bytes together. Both are quarantined at once, with every worker
+    /// under their identities, and every running job they touched is checked again before it
+    /// completes (`JobRecord.suspects`).
+    mutating func collusionCaught(compressor: PeerID, verifier: PeerID, item key: ItemKey, reason: String) {
+        verification.collusionsCaught += 1
+        metrics.collusionsCaught.increment()
+        let suspects = [compressor, verifier].map { verification.identity(of: $0) }
+        logger.error("collusion caught: a verifier called a bad answer good; both workers are quarantined and their work in running jobs is checked again", metadata: [
+            "worker": "\(workerName(compressor).debugDescription)", "verifier": "\(workerName(verifier).debugDescription)",
+            "job": "\(key.job)", "item": "\(key.item)", "reason": "\(String(reason.prefix(200)).debugDescription)",
+        ])
+        for identity in suspects where verification.quarantine.quarantine(identity) {
+            for worker in workers.all where verification.identity(of: worker.routingID) == identity { withdraw(worker.routingID) }
+        }
+        for id in jobOrder { suspect(suspects, in: id) }
+    }
+
+    /// A quarantined worker gets no more work, and its checks go to others or are done here.
+    mutating func withdraw(_ peer: PeerID) {
+        scheduler.quarantine(peer)
+        takeBackChecks(now: now, from: peer)
     }
 }

@@ -19,7 +19,7 @@ extension CoordinatorCore {
                 return
             }
             guard admitWorkerID(hello, from: peer) else { return }
-            let record = workers.register(peer, hello: hello, at: now)
+            let record = workers.register(peer, hello: hello, origin: verification.origins[peer] ?? nil, at: now)
             scheduler.addWorker(peer, credit: hello.slots * creditPerSlot, relayCredit: hello.slots * Self.relayCreditPerSlot,
                                 engines: record.engines)
             // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
@@ -148,8 +148,9 @@ extension CoordinatorCore {
     }
 
     /// Records who a worker announcing itself is, for its strikes (`VerificationBook.identities`).
-    mutating func identify(_ peer: PeerID, userID: String?) {
-        verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: userID)
+    mutating func identify(_ peer: PeerID, origin: ConnectionOrigin) {
+        verification.identities[peer] = VerificationBook.identity(routingID: peer, userID: origin.key)
+        verification.origins[peer] = origin
     }
 
     /// The workers' endpoint ticked: held checks leave, quiet workers get a heartbeat, once a

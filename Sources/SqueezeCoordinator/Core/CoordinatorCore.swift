@@ -99,8 +99,8 @@ struct CoordinatorCore {
     mutating func handle(_ event: CoordinatorEvent, at time: EventTime) {
         advance(to: time)
         switch event {
-        case .workerMessage(let message, let peer, let userID):
-            if case .workerReady = message { identify(peer, userID: userID) }
+        case .workerMessage(let message, let peer, let origin):
+            if case .workerReady = message { identify(peer, origin: origin) }
             receive(message, from: peer)
         case .malformed(let error, let peer):
             countMalformed(error, from: peer)
@@ -126,6 +126,8 @@ struct CoordinatorCore {
             checked(request, defect: defect)
         case .segmentChecked(let check, let finding):
             segmentChecked(check, finding: finding)
+        case .outputsRechecked(let id, let outcome):
+            outputsRechecked(id, outcome)
         case .cancel(let id, let reason, let state):
             cancel(job: id, reason: reason, as: state)
         case .clientHeard(let peer):

@@ -5,8 +5,8 @@ import SqueezeZMQ
 /// Everything that happens to the coordinator, as its core takes it: each comes with the time
 /// (`CoordinatorCore.handle(_:at:)`) and leaves effects for the actor to carry out.
 enum CoordinatorEvent: Sendable {
-    /// A decoded message from a worker; `userID` is what ZAP said of its CURVE key.
-    case workerMessage(WireMessage, from: PeerID, userID: String?)
+    /// A decoded message from a worker; `origin` is what the transport said of its connection.
+    case workerMessage(WireMessage, from: PeerID, origin: ConnectionOrigin)
     /// A message from `peer` (worker or client) that did not decode or was not expected.
     case malformed(any Error, from: PeerID)
     /// A send to a worker failed.
@@ -32,6 +32,8 @@ enum CoordinatorEvent: Sendable {
     case answerChecked(VerificationRequest, BlockDefect?)
     /// The coordinator's own check of a stitched segment is done.
     case segmentChecked(SegmentCheck, SegmentFinding)
+    /// The coordinator's pass over job `id`'s outputs after a caught collusion is done.
+    case outputsRechecked(JobID, OutputRecheck.Outcome)
     /// A job is to end as `state` (cancelled, or failed), for `reason`.
     case cancel(JobID, reason: String, as: JobState)
     /// A client sent something.

@@ -34,6 +34,10 @@ public struct CoordinatorMetrics: Sendable {
     let refusedResults: Counter
     /// Stitches refused by the check of their segments.
     let refusedStitches: Counter
+    /// Answers the coordinator checked because no able worker was of another principal.
+    let checksForIndependence: Counter
+    /// Audits that caught a verifier calling a bad answer good.
+    let collusionsCaught: Counter
     /// From handing an item out to its answer.
     let itemDuration: Timer
     /// Writing a batch of blocks into an output.
@@ -72,6 +76,8 @@ public struct CoordinatorMetrics: Sendable {
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)
         refusedStitches = Counter(label: "squeeze_refused_stitches_total", factory: factory)
+        checksForIndependence = Counter(label: "squeeze_checks_for_independence_total", factory: factory)
+        collusionsCaught = Counter(label: "squeeze_collusions_caught_total", factory: factory)
         itemDuration = Timer(label: "squeeze_item_duration_seconds", factory: factory)
         writeDuration = Timer(label: "squeeze_write_duration_seconds", factory: factory)
         fsyncDuration = Timer(label: "squeeze_fsync_duration_seconds", factory: factory)

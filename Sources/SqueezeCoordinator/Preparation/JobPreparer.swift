@@ -34,8 +34,8 @@ enum JobPreparer {
         let sourceRoot = isDirectory ? source : source.parent
         var walker: DirectoryWalker?
         var scan = ScanResult()
+        let exclude = isDirectory && isWithin(destination, source) ? relative(destination, to: source) : nil
         if isDirectory {
-            let exclude = isWithin(destination, source) ? relative(destination, to: source) : nil
             do {
                 walker = try DirectoryWalker(root: source, exclude: exclude)
             } catch {
@@ -54,6 +54,8 @@ enum JobPreparer {
         var job = PreparedJob(
             sourceDisplay: request.source, sourceRoot: sourceRoot, destination: destination, walker: walker,
             firstBatch: PreparedBatch(), workspace: workspace)
+        job.walkExclude = exclude
+        job.singleFile = isDirectory ? nil : BytePath(bytes: source.lastComponent)
         let context = BatchContext(
             sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, batchFiles: batchFiles, earlier: earlier)
         // The first batch is read before the job is accepted, so a job of a few thousand files

@@ -10,6 +10,10 @@ struct PreparedJob: Sendable {
     var destination: BytePath
     /// The rest of the walk; nil for a single file.
     var walker: DirectoryWalker?
+    /// What the walk leaves out (the destination, when it is inside the source), or, for a
+    /// job of one file, that file relative to `sourceRoot`: how the job's files are found again.
+    var walkExclude: BytePath?
+    var singleFile: BytePath?
     var firstBatch: PreparedBatch
     /// The job's private folder in the destination: temporaries and workers' pieces.
     var workspace: JobWorkspace

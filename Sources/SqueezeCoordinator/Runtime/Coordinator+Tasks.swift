@@ -184,7 +184,7 @@ extension Coordinator {
             case .message(let message):
                 let routed = RoutedMessage(message)
                 switch routed.envelope {
-                case .success(let envelope): await handle(.workerMessage(envelope.message, from: routed.peer, userID: message.userID))
+                case .success(let envelope): await handle(.workerMessage(envelope.message, from: routed.peer, origin: ConnectionOrigin(key: message.userID, address: message.peerAddress)))
                 case .failure(let error): await handle(.malformed(error, from: routed.peer))
                 }
             case .sendFailed(let message, let error):
@@ -291,6 +291,9 @@ extension Coordinator {
         case .segment(let check):
             guard let finding = try? await verifyPool.run({ SegmentChecker.check(check) }) else { return }
             await handle(.segmentChecked(check, finding))
+        case .outputs(let recheck):
+            guard let outcome = try? await verifyPool.run({ recheck.run() }) else { return }
+            await handle(.outputsRechecked(recheck.job, outcome))
         }
     }
 }

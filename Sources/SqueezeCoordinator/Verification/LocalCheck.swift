@@ -4,4 +4,6 @@ enum LocalCheck: Sendable {
     case answer(VerificationRequest)
     /// A stitched segment's bytes.
     case segment(SegmentCheck)
+    /// Every published output of a job a caught collusion touched.
+    case outputs(OutputRecheck)
 }

@@ -30,6 +30,12 @@ struct Quarantine: Sendable {
         return count == 1 ? .first : .repeated
     }
 
+    /// Quarantines `worker` at once, whatever its strikes (a caught collusion). Returns
+    /// whether it was not quarantined already.
+    mutating func quarantine(_ worker: [UInt8]) -> Bool {
+        quarantined.insert(worker).inserted
+    }
+
     /// Whether `worker` gets no more work.
     func isQuarantined(_ worker: [UInt8]) -> Bool { quarantined.contains(worker) }
 

@@ -21,6 +21,17 @@ struct VerificationBook: Sendable {
     /// Answers checked by another worker, and by the coordinator itself, since start.
     var checkedByWorkers = 0
     var checkedLocally = 0
+    /// Answers checked here because every able worker shares a principal with the answer's
+    /// compressor (or, for an audit, its verifier), since start.
+    var checkedForIndependence = 0
+    /// Good verdicts audited by a third principal, and here, since start.
+    var auditsByWorkers = 0
+    var auditsLocally = 0
+    /// Audits that found a verifier had called a bad answer good, since start.
+    var collusionsCaught = 0
+    /// Outputs the coordinator checked again after a caught collusion, and wrote again, since start.
+    var outputsRechecked = 0
+    var outputsRedone = 0
     /// Stitched segments sent to another worker for their check, checked by the coordinator,
     /// and stitches refused, since start.
     var segmentsCheckedByWorkers = 0
@@ -36,6 +47,8 @@ struct VerificationBook: Sendable {
     /// (the ZAP user id) when it connected with one, so a new worker id does not escape a
     /// quarantine; absent: its routing id.
     var identities: [PeerID: [UInt8]] = [:]
+    /// What the transport said of each connected worker when it announced itself.
+    var origins: [PeerID: ConnectionOrigin] = [:]
 
     /// The key `peer`'s strikes are counted under.
     func identity(of peer: PeerID) -> [UInt8] { identities[peer] ?? peer.bytes }

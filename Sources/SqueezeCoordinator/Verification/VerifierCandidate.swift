@@ -2,6 +2,8 @@
 struct VerifierCandidate: Sendable, Equatable {
     /// Its routing id.
     var id: PeerID
+    /// Who stands behind it: it never checks work its own principal vouches for.
+    var principal: Principal
     /// It announced the `verify` capability.
     var canVerify: Bool
     /// It is quarantined: its verdicts are not asked for.

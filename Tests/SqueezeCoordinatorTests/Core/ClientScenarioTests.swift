@@ -49,16 +49,16 @@ struct ClientScenarioTests {
         let (job, _) = try harness.startJob(sizes: [4096])
         _ = try harness.core.attach(AttachRequest(jobID: job.value), client: watcher)
         for second in 0...5 {
-            harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(second))
+            harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(second))
             harness.handle(.tick, at: .seconds(second))
         }
         #expect(harness.core.jobs[job]?.phase == .running)
         harness.core.advance(to: harness.time(.seconds(5)))
         _ = try harness.core.attach(AttachRequest(jobID: job.value, heartbeatMilliseconds: 500, owner: true), client: client)
-        harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(6))
+        harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(6))
         harness.handle(.tick, at: .seconds(6))
         #expect(harness.core.jobs[job]?.phase == .running, "1 s of silence is within 1.5 s")
-        harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(7))
+        harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(7))
         harness.handle(.tick, at: .seconds(7))
         #expect(harness.core.jobs[job]?.phase.isRunning == false)
     }

@@ -22,7 +22,7 @@ struct CoordinatorCoreTests {
         #expect(heldByA.count == 2 && heldByB.count == 2)
         // b keeps talking; a says nothing. Ticks every second from the first.
         for tick in 0...3 {
-            harness.handle(.workerMessage(.heartbeat, from: b, userID: nil), at: second * tick)
+            harness.handle(.workerMessage(.heartbeat, from: b, origin: nil), at: second * tick)
             let effects = harness.handle(.tick, at: second * tick)
             #expect(harness.core.workers[a] != nil, "three periods silent is not yet dead (tick \(tick))")
             #expect(effects.dispatches.isEmpty)
@@ -33,7 +33,7 @@ struct CoordinatorCoreTests {
         // b answers its two: a's two items go to b.
         var again: [Dispatch] = []
         for dispatch in heldByB {
-            again += harness.handle(.workerMessage(CoreHarness.answer(dispatch), from: b, userID: nil), at: second * 4).dispatches
+            again += harness.handle(.workerMessage(CoreHarness.answer(dispatch), from: b, origin: nil), at: second * 4).dispatches
         }
         #expect(again.allSatisfy { $0.routingID == b && $0.job == job })
         #expect(Set(again.map(\.item)) == heldByA)
@@ -62,7 +62,7 @@ struct CoordinatorCoreTests {
         #expect(end.contains { if case .endJobEvents(job) = $0 { true } else { false } })
         #expect(harness.core.jobs[job] == nil && harness.core.finishedJobs.first?.jobID == job.value)
         // An answer that arrives after the end is late, not malformed.
-        _ = harness.handle(.workerMessage(CoreHarness.answer(held[0]), from: a, userID: nil), at: second * 3)
+        _ = harness.handle(.workerMessage(CoreHarness.answer(held[0]), from: a, origin: nil), at: second * 3)
         #expect(harness.core.lateResults == 1 && harness.core.malformedMessages == 0)
     }
 
@@ -75,12 +75,12 @@ struct CoordinatorCoreTests {
         let item = try #require(started.dispatches.first)
         #expect(item.routingID == a)
         harness.register(b, at: .milliseconds(10))
-        let refused = harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: a, userID: nil), at: .milliseconds(20))
+        let refused = harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: a, origin: nil), at: .milliseconds(20))
         #expect(harness.core.malformedMessages == 1)
         #expect(refused.dispatches.map(\.routingID) == [b])
         #expect(refused.dispatches.map(\.item) == [item.item])
         // b fails it too: with no other worker left that has not, its file fails rather than going back to a.
-        let failed = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "no")), from: b, userID: nil),
+        let failed = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "no")), from: b, origin: nil),
                                     at: .milliseconds(30))
         #expect(failed.dispatches.isEmpty)
         #expect(failed.events(of: item.job).contains { if case .fileFailed = $0 { true } else { false } })
@@ -111,12 +111,12 @@ struct CoordinatorCoreTests {
         harness.register(a)
         let (_, started) = try harness.startJob(sizes: [4096, 4096, 4096])
         let item = try #require(started.dispatches.first)
-        let accepted = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, userID: nil), at: .milliseconds(5))
+        let accepted = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, origin: nil), at: .milliseconds(5))
         let blocks = accepted.writes.filter { if case .blocks = $0.command { true } else { false } }
         #expect(blocks.count == 1, "one command to the writer owning the output")
         harness.register(b, at: .milliseconds(6))
-        let again = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, userID: nil), at: .milliseconds(7))
-        let other = harness.handle(.workerMessage(CoreHarness.answer(item), from: b, userID: nil), at: .milliseconds(8))
+        let again = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, origin: nil), at: .milliseconds(7))
+        let other = harness.handle(.workerMessage(CoreHarness.answer(item), from: b, origin: nil), at: .milliseconds(8))
         #expect(harness.core.lateResults == 2 && harness.core.malformedMessages == 0)
         #expect(again.writes.isEmpty && other.writes.isEmpty)
     }
@@ -129,7 +129,7 @@ struct CoordinatorCoreTests {
         let (job, started) = try harness.startJob(sizes: [4096, 4096])
         #expect(started.dispatches.count == 2)
         for dispatch in started.dispatches {
-            harness.handle(.workerMessage(CoreHarness.answer(dispatch), from: a, userID: nil), at: .milliseconds(5))
+            harness.handle(.workerMessage(CoreHarness.answer(dispatch), from: a, origin: nil), at: .milliseconds(5))
         }
         var flushes: [Int] = []
         for file in 0..<2 {
@@ -178,7 +178,7 @@ struct CoordinatorCoreTests {
         #expect(harness.core.workers.isEmpty && harness.core.malformedMessages == 1)
         #expect(refused.sent.contains { if case .error = $0.message { $0.peer == a } else { false } })
         harness.register(b)
-        let clash = harness.handle(.workerMessage(.workerReady(WorkerHello(workerID: "b", host: "h", slots: 1, pid: 2)), from: c, userID: nil), at: .zero)
+        let clash = harness.handle(.workerMessage(.workerReady(WorkerHello(workerID: "b", host: "h", slots: 1, pid: 2)), from: c, origin: nil), at: .zero)
         #expect(harness.core.workers.count == 1 && harness.core.workers[c] == nil)
         #expect(clash.sent.contains { if case .error(let reply) = $0.message { $0.peer == c && reply.message.contains("already in use") } else { false } })
     }

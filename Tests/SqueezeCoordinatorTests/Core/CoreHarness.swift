@@ -55,7 +55,13 @@ struct CoreHarness {
         let hello = WorkerHello(
             workerID: String(decoding: peer.bytes, as: UTF8.self), host: "test", slots: slots, pid: 1,
             engines: CompressionEngine.allCases.map(\.rawValue), storage: storage)
-        return handle(.workerMessage(.workerReady(hello), from: peer, userID: nil), at: offset)
+        return handle(.workerMessage(.workerReady(hello), from: peer, origin: Self.origin(of: peer)), at: offset)
+    }
+
+    /// A connection of its own for `peer`: workers of the harness are independent principals
+    /// unless a test says otherwise.
+    static func origin(of peer: PeerID) -> ConnectionOrigin {
+        ConnectionOrigin(address: "10.0.0.\(peer.description)")
     }
 
     /// Starts a job over files of `sizes` bytes at `offset` (scanned for real, in a folder of

@@ -37,10 +37,10 @@ struct CoreRulesTests {
         let (_, started) = try harness.startJob(sizes: [4096])
         let item = try #require(started.dispatches.first)
         let late = harness.core.lateResults
-        let effects = harness.handle(.workerMessage(CoreHarness.answer(item), from: "stranger", userID: nil), at: .milliseconds(1))
+        let effects = harness.handle(.workerMessage(CoreHarness.answer(item), from: "stranger", origin: nil), at: .milliseconds(1))
         #expect(effects.writes.isEmpty && harness.core.lateResults == late + 1)
         #expect(harness.core.scheduler.itemsInFlight(job: item.job).count == 1)
-        #expect(!harness.handle(.workerMessage(CoreHarness.answer(item), from: a, userID: nil), at: .milliseconds(2)).writes.isEmpty)
+        #expect(!harness.handle(.workerMessage(CoreHarness.answer(item), from: a, origin: nil), at: .milliseconds(2)).writes.isEmpty)
     }
 
     @Test("an owner that keeps heartbeating keeps its job, however long it runs")
@@ -54,7 +54,7 @@ struct CoreRulesTests {
         for step in 1...25 {
             let at = Duration.milliseconds(step * 400)
             harness.handle(.clientHeard(client), at: at)
-            harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: at)
+            harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: at)
             harness.handle(.tick, at: at)
         }
         #expect(harness.core.jobs[job]?.phase == .running)
@@ -68,7 +68,7 @@ struct CoreRulesTests {
         let (job, _) = try harness.startJob(sizes: [4096], fileEvents: true)
         let before = harness.core.malformedMessages
         let failure = ItemFailure(jobID: job.value, itemID: 999, reason: "no")
-        let effects = harness.handle(.workerMessage(.itemFailed(failure), from: a, userID: nil), at: .milliseconds(1))
+        let effects = harness.handle(.workerMessage(.itemFailed(failure), from: a, origin: nil), at: .milliseconds(1))
         #expect(harness.core.malformedMessages == before + 1)
         #expect(!effects.events(of: job).contains { if case .fileFailed = $0 { true } else { false } })
         #expect(harness.core.scheduler.itemsInFlight(job: job).count == 1)

@@ -14,7 +14,7 @@ struct ResultIntakeTests {
         harness.register(a)
         let (job, _) = try harness.startJob(sizes: [4096])
         let answer = WorkResult(jobID: job.value, itemID: 999, blocks: [ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
-        harness.handle(.workerMessage(.result(answer), from: a, userID: nil), at: .milliseconds(1))
+        harness.handle(.workerMessage(.result(answer), from: a, origin: nil), at: .milliseconds(1))
         #expect(harness.core.malformedMessages == 1 && harness.core.lateResults == 0)
     }
 
@@ -24,7 +24,7 @@ struct ResultIntakeTests {
         defer { harness.cleanUp() }
         let item = try harness.oneItemHeldByA()
         let twice = WorkResult(jobID: item.job.value, itemID: item.item.value, blocks: Array(repeating: ResultBlock(crc: 0, rawLength: 4096, bytes: ZMQFrame([3, 0])), count: 2))
-        let refused = harness.handle(.workerMessage(.result(twice), from: a, userID: nil), at: .milliseconds(2))
+        let refused = harness.handle(.workerMessage(.result(twice), from: a, origin: nil), at: .milliseconds(2))
         #expect(harness.core.malformedMessages == 1)
         #expect(refused.dispatches.map(\.routingID) == [b])
         #expect(refused.writes.isEmpty)
@@ -40,7 +40,7 @@ struct ResultIntakeTests {
         let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt + 1,
                                pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 100)])
         harness.register(b, storage: .shared, at: .milliseconds(1))
-        let refused = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: .milliseconds(2))
+        let refused = harness.handle(.workerMessage(.resultRef(answer), from: a, origin: nil), at: .milliseconds(2))
         #expect(harness.core.malformedMessages == 1)
         #expect(refused.writes.isEmpty)
         // It goes to the other worker, as a new attempt.
@@ -57,18 +57,18 @@ struct ResultIntakeTests {
         let item = try #require(started.dispatches.first)
         #expect(item.verify)
         // Alone, the compressor cannot check itself: the coordinator does.
-        let alone = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, userID: nil), at: .milliseconds(1))
+        let alone = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, origin: nil), at: .milliseconds(1))
         #expect(alone.writes.isEmpty)
         #expect(alone.contains { if case .check(.answer(let request)) = $0 { request.item.item == item.item } else { false } })
         // With a verifier registered (its sources recorded first, as the reader does), the next answer's check goes to it.
         let verifier = WorkerHello(workerID: "v", host: "h", slots: 1, pid: 3, engines: CompressionEngine.allCases.map(\.rawValue),
                                    storage: .remote, capabilities: [WorkerHello.verifyCapability])
-        harness.handle(.workerMessage(.workerReady(verifier), from: c, userID: nil), at: .milliseconds(2))
+        harness.handle(.workerMessage(.workerReady(verifier), from: c, origin: CoreHarness.origin(of: c)), at: .milliseconds(2))
         let second = try #require(started.dispatches.dropFirst().first)
         let bytes = ZMQFrame([3, 0])
         harness.handle(.read(second, sources: [second.blocks[0].ref: SourceBlock(crc: 7, dictionary: [])]), at: .milliseconds(3))
         let answer = WorkResult(jobID: second.job.value, itemID: second.item.value, blocks: [ResultBlock(crc: 7, rawLength: 4096, bytes: bytes)])
-        let sent = harness.handle(.workerMessage(.result(answer), from: a, userID: nil), at: .milliseconds(4))
+        let sent = harness.handle(.workerMessage(.result(answer), from: a, origin: nil), at: .milliseconds(4))
         let held = harness.core.verification.outgoing.isEmpty == false
         let verifies = sent.sent.filter { if case .verify = $0.message { $0.peer == c } else { false } }
         #expect(held || verifies.count == 1, "the check waits for the verifier's next dispatch or goes at once")
@@ -85,7 +85,7 @@ struct ResultIntakeTests {
         let item = try #require(started.dispatches.first)
         harness.handle(.read(item, sources: [item.blocks[0].ref: SourceBlock(crc: 7, dictionary: [])]), at: .milliseconds(1))
         let answer = WorkResult(jobID: item.job.value, itemID: item.item.value, blocks: [ResultBlock(crc: 8, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
-        let refused = harness.handle(.workerMessage(.result(answer), from: item.routingID, userID: nil), at: .milliseconds(2))
+        let refused = harness.handle(.workerMessage(.result(answer), from: item.routingID, origin: nil), at: .milliseconds(2))
         #expect(harness.core.verification.refusedResults == 1)
         #expect(refused.dispatches.map(\.item) == [item.item] && refused.dispatches.allSatisfy { $0.routingID != item.routingID })
         #expect(!refused.contains { if case .check = $0 { true } else { false } })
@@ -102,7 +102,7 @@ struct ResultIntakeTests {
         #expect(heldByA.count >= 3)
         var at = Duration.milliseconds(1)
         for item in heldByA.prefix(3) {
-            harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: a, userID: nil), at: at)
+            harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: a, origin: nil), at: at)
             at += .milliseconds(1)
         }
         #expect(harness.core.verification.quarantine.isQuarantined(a.bytes))
@@ -110,7 +110,7 @@ struct ResultIntakeTests {
         // b answers everything it holds; what comes back goes to b, never to a.
         var later: [Dispatch] = []
         for item in started.dispatches where item.routingID == b {
-            later += harness.handle(.workerMessage(CoreHarness.answer(item), from: b, userID: nil), at: at).dispatches
+            later += harness.handle(.workerMessage(CoreHarness.answer(item), from: b, origin: nil), at: at).dispatches
         }
         #expect(!later.isEmpty && later.allSatisfy { $0.routingID == b })
     }

@@ -52,6 +52,18 @@ struct JobRecord {
 
     /// Where the job stands on its way to its end.
     var phase = JobPhase.running
+    /// How its files are found again (`PreparedJob`): for the pass over its outputs.
+    var walkExclude: BytePath?
+    var singleFile: BytePath?
+    /// Identities (`VerificationBook.identity`) of the workers whose word accepted any of its
+    /// answers or stitched segments.
+    var vouchers: Set<[UInt8]> = []
+    /// Collusions caught among its `vouchers`, and how many of them the last pass over its
+    /// outputs (`OutputRecheck`) covers: it completes only once the pass covers them all.
+    var suspicions = 0
+    var suspicionsRechecked = 0
+    /// A pass over its outputs is running.
+    var rechecking = false
     /// The state `status` and the summary report.
     var state: JobState { phase.state }
     var message: String?
@@ -135,6 +147,8 @@ struct JobRecord {
             destinationDisplay: prepared.outputDisplay, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
             planner: planner, workspace: prepared.workspace, at: now, submittedAt: submittedAt)
         walker = prepared.walker
+        walkExclude = prepared.walkExclude
+        singleFile = prepared.singleFile
         archive = prepared.archive
         self.earlier = earlier
         self.owner = owner

@@ -9,6 +9,8 @@ struct WorkerRecord {
     var routingID: PeerID
     /// What it announced.
     var hello: WorkerHello
+    /// Who stands behind it, for the choice of who checks its answers.
+    var principal: Principal
     /// Last message from it.
     var lastHeard: ContinuousClock.Instant
     /// Last message to it: it gets a heartbeat only after an interval without one.

@@ -48,8 +48,9 @@ struct WorkerRoster {
     /// Registers `peer` as `hello` says (checked by the caller) at `now`, replacing what it
     /// announced before.
     @discardableResult
-    mutating func register(_ peer: PeerID, hello: WorkerHello, at now: ContinuousClock.Instant) -> WorkerRecord {
-        let record = WorkerRecord(routingID: peer, hello: hello, lastHeard: now, lastSent: now)
+    mutating func register(_ peer: PeerID, hello: WorkerHello, origin: ConnectionOrigin = nil, at now: ContinuousClock.Instant) -> WorkerRecord {
+        let record = WorkerRecord(
+            routingID: peer, hello: hello, principal: Principal(origin: origin, host: hello.host, pid: hello.pid), lastHeard: now, lastSent: now)
         records[peer] = record
         return record
     }

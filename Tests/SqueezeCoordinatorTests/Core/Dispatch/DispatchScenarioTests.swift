@@ -10,7 +10,7 @@ struct DispatchScenarioTests {
     /// `peer` registers announcing only `engines`.
     func register(_ peer: PeerID, engines: [CompressionEngine], in harness: inout CoreHarness, at offset: Duration) -> [CoordinatorEffect] {
         let hello = WorkerHello(workerID: "\(peer)", host: "h", slots: 1, pid: 2, engines: engines.map(\.rawValue), storage: .remote)
-        return harness.handle(.workerMessage(.workerReady(hello), from: peer, userID: nil), at: offset)
+        return harness.handle(.workerMessage(.workerReady(hello), from: peer, origin: CoreHarness.origin(of: peer)), at: offset)
     }
 
     @Test("a worker is given at most its slots times the credit per slot; the rest wait for its answers")
@@ -20,7 +20,7 @@ struct DispatchScenarioTests {
         harness.register(a, slots: 2)
         let (_, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 6))
         #expect(started.dispatches.count == 4, "two slots, two items of credit each")
-        let answered = harness.handle(.workerMessage(CoreHarness.answer(started.dispatches[0]), from: a, userID: nil), at: .milliseconds(1))
+        let answered = harness.handle(.workerMessage(CoreHarness.answer(started.dispatches[0]), from: a, origin: nil), at: .milliseconds(1))
         #expect(answered.dispatches.count == 1 && answered.dispatches[0].routingID == a)
     }
 
@@ -47,15 +47,15 @@ struct DispatchScenarioTests {
         let item = try #require(started.dispatches.first)
         #expect(harness.register(b, at: .milliseconds(1)).dispatches.isEmpty, "nothing left to give b")
         // Both stay alive; the round after the deadline sends a copy to b.
-        harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .milliseconds(2500))
-        harness.handle(.workerMessage(.heartbeat, from: b, userID: nil), at: .milliseconds(2500))
+        harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .milliseconds(2500))
+        harness.handle(.workerMessage(.heartbeat, from: b, origin: nil), at: .milliseconds(2500))
         let round = harness.handle(.tick, at: .milliseconds(2600))
         let copy = try #require(round.dispatches.first)
         #expect(round.dispatches.count == 1 && copy.routingID == b && copy.item == item.item)
         let late = harness.core.lateResults
-        let won = harness.handle(.workerMessage(CoreHarness.answer(copy), from: b, userID: nil), at: .milliseconds(2700))
+        let won = harness.handle(.workerMessage(CoreHarness.answer(copy), from: b, origin: nil), at: .milliseconds(2700))
         #expect(!won.writes.isEmpty)
-        let lost = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, userID: nil), at: .milliseconds(2800))
+        let lost = harness.handle(.workerMessage(CoreHarness.answer(item), from: a, origin: nil), at: .milliseconds(2800))
         #expect(lost.writes.isEmpty && harness.core.lateResults == late + 1)
         #expect(harness.core.jobs[job] != nil)
     }
@@ -67,10 +67,10 @@ struct DispatchScenarioTests {
         harness.register(a)
         let hello = WorkerHello(workerID: "v", host: "h", slots: 1, pid: 9, engines: CompressionEngine.allCases.map(\.rawValue),
                                 storage: .remote, capabilities: [WorkerHello.verifyCapability])
-        harness.handle(.workerMessage(.workerReady(hello), from: b, userID: nil), at: .zero)
+        harness.handle(.workerMessage(.workerReady(hello), from: b, origin: CoreHarness.origin(of: b)), at: .zero)
         let (_, started) = try harness.startJob(sizes: [4096], verify: false)
         let item = try #require(started.dispatches.first)
-        let answered = harness.handle(.workerMessage(CoreHarness.answer(item), from: item.routingID, userID: nil), at: .milliseconds(1))
+        let answered = harness.handle(.workerMessage(CoreHarness.answer(item), from: item.routingID, origin: nil), at: .milliseconds(1))
         #expect(!answered.writes.isEmpty)
         #expect(!answered.sent.contains { if case .verify = $0.message { true } else { false } })
     }
@@ -83,7 +83,7 @@ struct DispatchScenarioTests {
         let (job, started) = try harness.startJob(sizes: [4096, 4096])
         harness.handle(.cancel(job, reason: "cancelled", as: .cancelled), at: .milliseconds(1))
         let late = harness.core.lateResults
-        let answered = harness.handle(.workerMessage(CoreHarness.answer(started.dispatches[0]), from: a, userID: nil), at: .milliseconds(2))
+        let answered = harness.handle(.workerMessage(CoreHarness.answer(started.dispatches[0]), from: a, origin: nil), at: .milliseconds(2))
         #expect(answered.writes.isEmpty && answered.dispatches.isEmpty)
         #expect(harness.core.lateResults == late + 1)
     }
@@ -94,7 +94,7 @@ struct DispatchScenarioTests {
         defer { harness.cleanUp() }
         harness.register(a)
         let (_, started) = try harness.startJob(sizes: [4096, 4096])
-        let gone = harness.handle(.workerMessage(.goodbye, from: a, userID: nil), at: .milliseconds(1))
+        let gone = harness.handle(.workerMessage(.goodbye, from: a, origin: nil), at: .milliseconds(1))
         #expect(gone.dispatches.isEmpty && harness.core.scheduler.itemsQueued() == 2)
         let joined = harness.register(c, at: .milliseconds(2))
         #expect(Set(joined.dispatches.map(\.item)) == Set(started.dispatches.map(\.item)))
@@ -115,7 +115,7 @@ struct RetryScenarioTests {
         for (index, next) in [b, c, "d"].enumerated() {
             harness.register(next, at: .milliseconds(index * 10 + 1))
             let failure = ItemFailure(jobID: job.value, itemID: holder.item.value, reason: "no space")
-            let effects = harness.handle(.workerMessage(.itemFailed(failure), from: holder.routingID, userID: nil), at: .milliseconds(index * 10 + 2))
+            let effects = harness.handle(.workerMessage(.itemFailed(failure), from: holder.routingID, origin: nil), at: .milliseconds(index * 10 + 2))
             failedEvents += effects.events(of: job).filter { if case .fileFailed = $0 { true } else { false } }
             if index < 2 {
                 holder = try #require(effects.dispatches.first, "goes to a worker it has not failed on")

@@ -58,11 +58,11 @@ struct JobEndingScenarioTests {
                        at: .milliseconds(10))
         #expect(harness.core.jobs[job]?.phase == .completing(since: harness.time(.milliseconds(10)).instant))
         for second in 1...10 {
-            harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(second))
+            harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(second))
             let effects = harness.handle(.tick, at: .seconds(second))
             #expect(!effects.writes.contains { if case .removeWorkspace = $0.command { true } else { false } }, "within the grace (\(second) s)")
         }
-        harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(11))
+        harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(11))
         let over = harness.handle(.tick, at: .seconds(11))
         #expect(over.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
     }
@@ -76,7 +76,7 @@ struct JobEndingScenarioTests {
         harness.core.jobs[job]?.freeing[a] = 1
         harness.handle(.written([.success(OutputWriter.Progress(key: FileKey(job: job, file: 0), rawBytes: 4096, outputBytes: 10, outputTotal: 30, finished: true))]),
                        at: .milliseconds(10))
-        let answered = harness.handle(.workerMessage(.discarded(job.value), from: a, userID: nil), at: .milliseconds(20))
+        let answered = harness.handle(.workerMessage(.discarded(job.value), from: a, origin: nil), at: .milliseconds(20))
         #expect(answered.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
     }
 
@@ -90,10 +90,10 @@ struct JobEndingScenarioTests {
         harness.core.jobs[job]?.freeing[a] = 1
         harness.handle(.written([.success(OutputWriter.Progress(key: FileKey(job: job, file: 0), rawBytes: 4096, outputBytes: 10, outputTotal: 30, finished: true))]),
                        at: .milliseconds(10))
-        let other = harness.handle(.workerMessage(.discarded(job.value), from: b, userID: nil), at: .milliseconds(20))
+        let other = harness.handle(.workerMessage(.discarded(job.value), from: b, origin: nil), at: .milliseconds(20))
         #expect(!other.writes.contains { if case .removeWorkspace = $0.command { true } else { false } })
         #expect(harness.core.jobs[job]?.freeing[a] == 1)
-        let asked = harness.handle(.workerMessage(.discarded(job.value), from: a, userID: nil), at: .milliseconds(30))
+        let asked = harness.handle(.workerMessage(.discarded(job.value), from: a, origin: nil), at: .milliseconds(30))
         #expect(asked.writes.contains { if case .removeWorkspace(job, _) = $0.command { true } else { false } })
     }
 

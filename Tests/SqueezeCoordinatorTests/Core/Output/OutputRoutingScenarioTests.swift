@@ -18,7 +18,7 @@ struct OutputRoutingScenarioTests {
         var partitions: [Int] = []
         var indices: [Int] = []
         for dispatch in started.dispatches {
-            let effects = harness.handle(.workerMessage(CoreHarness.answer(dispatch), from: a, userID: nil), at: .milliseconds(1))
+            let effects = harness.handle(.workerMessage(CoreHarness.answer(dispatch), from: a, origin: nil), at: .milliseconds(1))
             for write in effects.writes {
                 guard case .blocks(let files) = write.command else { continue }
                 partitions.append(write.partition)
@@ -43,7 +43,7 @@ struct OutputRoutingScenarioTests {
         #expect(work.blocks.count == 4)
         let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                pieces: work.blocks.map { _ in PieceReport(crc: 0, rawLength: 1024, pieceLength: 100) })
-        let effects = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: .milliseconds(1))
+        let effects = harness.handle(.workerMessage(.resultRef(answer), from: a, origin: nil), at: .milliseconds(1))
         let members = effects.writes.compactMap { if case .members(let list) = $0.command { ($0.partition, list.count) } else { nil } }
         let expected = Dictionary(grouping: 0..<4) { harness.core.writerPartition(of: FileKey(job: job, file: $0)) ?? -1 }.mapValues(\.count)
         #expect(members.count == expected.count, "one command per partition")

@@ -25,7 +25,7 @@ struct StageScenarioTests {
         let (_, started) = try harness.startJob(sizes: [4096, 4096, 4096])
         #expect(started.dispatches.count == 2, "a's credit")
         harness.handle(.stageFull(.dispatch), at: .milliseconds(1))
-        let answered = harness.handle(.workerMessage(CoreHarness.answer(started.dispatches[0]), from: a, userID: nil), at: .milliseconds(2))
+        let answered = harness.handle(.workerMessage(CoreHarness.answer(started.dispatches[0]), from: a, origin: nil), at: .milliseconds(2))
         #expect(!answered.writes.isEmpty, "the answer goes to its writer")
         #expect(answered.dispatches.isEmpty, "the freed credit waits")
         let drained = harness.handle(.stageDrained(.dispatch), at: .milliseconds(3))

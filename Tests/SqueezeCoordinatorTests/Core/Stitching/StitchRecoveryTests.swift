@@ -15,7 +15,7 @@ struct StitchRecoveryTests {
         for (work, peer) in started.sent.compactMap({ if case .workRef(let work) = $0.message { (work, $0.peer) } else { nil } }) {
             let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                    pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 5000)])
-            let effects = harness.handle(.workerMessage(.resultRef(answer), from: peer, userID: nil), at: .milliseconds(10))
+            let effects = harness.handle(.workerMessage(.resultRef(answer), from: peer, origin: nil), at: .milliseconds(10))
             stitch = stitch ?? effects.sent.compactMap { if case .stitch(let request) = $0.message { (request, $0.peer) } else { nil } }.first
         }
         let (request, stitcher) = try #require(stitch)
@@ -28,7 +28,7 @@ struct StitchRecoveryTests {
         defer { harness.cleanUp() }
         let (job, request, stitcher) = try stitching(&harness)
         let failed = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 0, failure: "ENOSPC")),
-                                                   from: stitcher, userID: nil), at: .milliseconds(20))
+                                                   from: stitcher, origin: nil), at: .milliseconds(20))
         #expect(failed.writes.filter { if case .piece = $0.command { true } else { false } }.count == 2)
         #expect(harness.core.malformedMessages == 0)
     }
@@ -39,12 +39,12 @@ struct StitchRecoveryTests {
         defer { harness.cleanUp() }
         let (job, request, stitcher) = try stitching(&harness)
         let other: PeerID = stitcher == a ? b : a
-        let left = harness.handle(.workerMessage(.goodbye, from: stitcher, userID: nil), at: .milliseconds(20))
+        let left = harness.handle(.workerMessage(.goodbye, from: stitcher, origin: nil), at: .milliseconds(20))
         let again = try #require(left.sent.compactMap { if case .stitch(let request) = $0.message { (request, $0.peer) } else { nil } }.first)
         #expect(again.1 == other)
         #expect(again.0.attempt != request.attempt && again.0.offset == request.offset && !again.0.header.isEmpty)
         // The old attempt's late answer is late, not adopted.
-        harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 99)), from: stitcher, userID: nil),
+        harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 99)), from: stitcher, origin: nil),
                        at: .milliseconds(30))
         #expect(harness.core.lateResults == 1)
     }
@@ -59,7 +59,7 @@ struct StitchRecoveryTests {
         var restarted: (StitchRequest, PeerID)?
         var second = 1
         while restarted == nil, second <= Int(allowance.components.seconds) + 3 {
-            for peer in [a, b] { harness.handle(.workerMessage(.heartbeat, from: peer, userID: nil), at: .seconds(second)) }
+            for peer in [a, b] { harness.handle(.workerMessage(.heartbeat, from: peer, origin: nil), at: .seconds(second)) }
             let effects = harness.handle(.tick, at: .seconds(second))
             restarted = effects.sent.compactMap { if case .stitch(let request) = $0.message { (request, $0.peer) } else { nil } }.first
             second += 1

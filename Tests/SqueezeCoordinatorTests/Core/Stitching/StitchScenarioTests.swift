@@ -38,7 +38,7 @@ struct StitchScenarioTests {
         for work in refs {
             let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                    pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 5000)])
-            let admitted = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: at)
+            let admitted = harness.handle(.workerMessage(.resultRef(answer), from: a, origin: nil), at: at)
             let checks = admitted.compactMap { if case .check(.answer(let request)) = $0 { request } else { nil } }
             var request = try #require(checks.first)
             request.recordStoredCRCs([CRC32.checksum(Self.piece(Int(work.itemID)))])
@@ -58,14 +58,14 @@ struct StitchScenarioTests {
         // The worker reports each segment written; each is checked against the expected CRC.
         let firstEnd = UInt64(header.count) + 10_000
         let done1 = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: stitches[0].attempt, length: firstEnd)),
-                                                  from: a, userID: nil), at: at + .milliseconds(1))
+                                                  from: a, origin: nil), at: at + .milliseconds(1))
         let check1 = try #require(done1.compactMap { if case .check(.segment(let check)) = $0 { check } else { nil } }.first)
         #expect(check1.range == 0..<firstEnd)
         #expect(check1.expectedCRC == CRC32.checksum(header + Self.piece(0) + Self.piece(1)))
 
         let end = firstEnd + 5000 + 8
         let done2 = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: stitches[0].attempt, length: end)),
-                                                  from: a, userID: nil), at: at + .milliseconds(2))
+                                                  from: a, origin: nil), at: at + .milliseconds(2))
         let check2 = try #require(done2.compactMap { if case .check(.segment(let check)) = $0 { check } else { nil } }.first)
         #expect(check2.range == firstEnd..<end)
         #expect(check2.expectedCRC == CRC32.checksum(Self.piece(2) + stitches[1].trailer))
@@ -89,12 +89,12 @@ struct StitchScenarioTests {
         for work in refs {
             let answer = RefResult(jobID: job.value, itemID: work.itemID, attempt: work.attempt,
                                    pieces: [PieceReport(crc: 0, rawLength: 4096, pieceLength: 5000)])
-            let effects = harness.handle(.workerMessage(.resultRef(answer), from: a, userID: nil), at: .milliseconds(10))
+            let effects = harness.handle(.workerMessage(.resultRef(answer), from: a, origin: nil), at: .milliseconds(10))
             stitch = stitch ?? effects.sent.compactMap { if case .stitch(let request) = $0.message { request } else { nil } }.first
         }
         let request = try #require(stitch)
         let refused = harness.handle(.workerMessage(.stitched(StitchResult(jobID: job.value, file: 0, attempt: request.attempt, length: 7)),
-                                                    from: a, userID: nil), at: .milliseconds(20))
+                                                    from: a, origin: nil), at: .milliseconds(20))
         #expect(harness.core.malformedMessages == 1)
         let joined = refused.writes.filter { if case .piece = $0.command { true } else { false } }
         #expect(joined.count == 2, "both pieces go to the writer that owns the output")

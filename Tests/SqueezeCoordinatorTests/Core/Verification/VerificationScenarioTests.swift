@@ -20,7 +20,7 @@ struct VerificationScenarioTests {
         harness.register(a, slots: 4)
         let hello = WorkerHello(workerID: "verifier", host: "h", slots: 1, pid: 9, engines: CompressionEngine.allCases.map(\.rawValue),
                                 storage: .remote, capabilities: [WorkerHello.verifyCapability])
-        harness.handle(.workerMessage(.workerReady(hello), from: verifier, userID: nil), at: .zero)
+        harness.handle(.workerMessage(.workerReady(hello), from: verifier, origin: CoreHarness.origin(of: verifier)), at: .zero)
         return harness
     }
 
@@ -31,7 +31,7 @@ struct VerificationScenarioTests {
         let item = try #require(started.dispatches.first { $0.routingID == a })
         harness.handle(.read(item, sources: [item.blocks[0].ref: SourceBlock(crc: 7, dictionary: [])]), at: .milliseconds(1))
         let answer = WorkResult(jobID: job.value, itemID: item.item.value, blocks: [ResultBlock(crc: 7, rawLength: 4096, bytes: ZMQFrame([3, 0]))])
-        let effects = harness.handle(.workerMessage(.result(answer), from: a, userID: nil), at: .milliseconds(2))
+        let effects = harness.handle(.workerMessage(.result(answer), from: a, origin: nil), at: .milliseconds(2))
         let verify = try #require(effects.sent.compactMap { if case .verify(let request) = $0.message, $0.peer == verifier { request } else { nil } }.first)
         #expect(effects.writes.isEmpty, "nothing is written before the check")
         return (job, item, verify)
@@ -43,7 +43,7 @@ struct VerificationScenarioTests {
         defer { harness.cleanUp() }
         let (_, _, verify) = try answered(&harness)
         let report = VerifyReport(checkID: verify.checkID, findings: [VerifyFinding(outcome: .decoded, crc: 7)])
-        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, userID: nil), at: .milliseconds(3))
+        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, origin: nil), at: .milliseconds(3))
         #expect(effects.writes.contains { if case .blocks = $0.command { true } else { false } })
         #expect(harness.core.verification.pending.isEmpty)
     }
@@ -54,7 +54,7 @@ struct VerificationScenarioTests {
         defer { harness.cleanUp() }
         let (_, _, verify) = try answered(&harness)
         let report = VerifyReport(checkID: verify.checkID, findings: [VerifyFinding(outcome: .decoded, crc: 7)])
-        let effects = harness.handle(.workerMessage(.verified(report), from: a, userID: nil), at: .milliseconds(3))
+        let effects = harness.handle(.workerMessage(.verified(report), from: a, origin: nil), at: .milliseconds(3))
         #expect(harness.core.malformedMessages == 1)
         #expect(effects.writes.isEmpty && harness.core.verification.pending.count == 1)
     }
@@ -65,7 +65,7 @@ struct VerificationScenarioTests {
         defer { harness.cleanUp() }
         let (_, _, verify) = try answered(&harness)
         let report = VerifyReport(checkID: verify.checkID, findings: [VerifyFinding(outcome: .defect, reason: "garbage")])
-        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, userID: nil), at: .milliseconds(3))
+        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, origin: nil), at: .milliseconds(3))
         let local = try #require(effects.compactMap { if case .check(.answer(let request)) = $0 { request } else { nil } }.first)
         #expect(effects.writes.isEmpty)
         let checked = harness.handle(.answerChecked(local, nil), at: .milliseconds(4))
@@ -80,7 +80,7 @@ struct VerificationScenarioTests {
         defer { harness.cleanUp() }
         let (_, item, verify) = try answered(&harness)
         let report = VerifyReport(checkID: verify.checkID, findings: [VerifyFinding(outcome: .defect, reason: "garbage")])
-        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, userID: nil), at: .milliseconds(3))
+        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, origin: nil), at: .milliseconds(3))
         let local = try #require(effects.compactMap { if case .check(.answer(let request)) = $0 { request } else { nil } }.first)
         let refused = harness.handle(.answerChecked(local, BlockDefect("does not decode")), at: .milliseconds(4))
         #expect(refused.writes.isEmpty)
@@ -98,8 +98,8 @@ struct VerificationScenarioTests {
         let deadline = harness.core.configuration.verifyDeadline
         harness.handle(.tick, at: .milliseconds(5))
         for second in 1...Int(deadline.components.seconds) + 1 {
-            harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(second))
-            harness.handle(.workerMessage(.heartbeat, from: verifier, userID: nil), at: .seconds(second))
+            harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(second))
+            harness.handle(.workerMessage(.heartbeat, from: verifier, origin: nil), at: .seconds(second))
         }
         let overdue = harness.handle(.tick, at: deadline + .seconds(1))
         #expect(overdue.contains { if case .check(.answer) = $0 { true } else { false } })
@@ -107,18 +107,19 @@ struct VerificationScenarioTests {
         #expect(harness.core.verification.quarantine.strikes(of: verifier.bytes) == 0, "slow is not hostile")
     }
 
-    @Test("a good verdict drawn for an audit is checked by the coordinator first; a bad answer called good strikes both")
+    @Test("a good verdict drawn for an audit is checked by the coordinator first (no third principal); a bad answer called good quarantines both")
     func audit() throws {
         var harness = harness(audited: true)
         defer { harness.cleanUp() }
         let (_, _, verify) = try answered(&harness)
         let report = VerifyReport(checkID: verify.checkID, findings: [VerifyFinding(outcome: .decoded, crc: 7)])
-        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, userID: nil), at: .milliseconds(3))
+        let effects = harness.handle(.workerMessage(.verified(report), from: verifier, origin: nil), at: .milliseconds(3))
         #expect(effects.writes.isEmpty, "not written on the verifier's word alone")
         let local = try #require(effects.compactMap { if case .check(.answer(let request)) = $0 { request } else { nil } }.first)
         let refused = harness.handle(.answerChecked(local, BlockDefect("does not decode")), at: .milliseconds(4))
-        #expect(refused.writes.isEmpty)
-        #expect(harness.core.verification.quarantine.strikes(of: a.bytes) == 1)
-        #expect(harness.core.verification.quarantine.strikes(of: verifier.bytes) == 1)
+        #expect(!refused.writes.contains { if case .blocks = $0.command { true } else { false } })
+        #expect(harness.core.verification.quarantine.isQuarantined(a.bytes))
+        #expect(harness.core.verification.quarantine.isQuarantined(verifier.bytes))
+        #expect(harness.core.verification.collusionsCaught == 1 && harness.core.verification.auditsLocally == 1)
     }
 }

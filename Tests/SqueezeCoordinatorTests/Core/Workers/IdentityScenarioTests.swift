@@ -16,7 +16,7 @@ struct IdentityScenarioTests {
         for round in 0..<3 {
             let (_, started) = try harness.startJob(sizes: [4096], at: .milliseconds(10 * round))
             let item = try #require(started.dispatches.first { $0.routingID == peer })
-            harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: peer, userID: "key-1"), at: .milliseconds(10 * round + 1))
+            harness.handle(.workerMessage(CoreHarness.answer(item, lengthening: 1), from: peer, origin: ConnectionOrigin(key: "key-1")), at: .milliseconds(10 * round + 1))
         }
     }
 
@@ -24,15 +24,15 @@ struct IdentityScenarioTests {
     func quarantineFollowsKey() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
-        harness.handle(.workerMessage(.workerReady(hello("first")), from: a, userID: "key-1"), at: .zero)
+        harness.handle(.workerMessage(.workerReady(hello("first")), from: a, origin: ConnectionOrigin(key: "key-1")), at: .zero)
         try strikeThrice(a, in: &harness)
         #expect(harness.core.verification.quarantine.isQuarantined(harness.core.verification.identity(of: a)))
-        harness.handle(.workerMessage(.goodbye, from: a, userID: "key-1"), at: .milliseconds(50))
-        harness.handle(.workerMessage(.workerReady(hello("second")), from: b, userID: "key-1"), at: .milliseconds(60))
+        harness.handle(.workerMessage(.goodbye, from: a, origin: ConnectionOrigin(key: "key-1")), at: .milliseconds(50))
+        harness.handle(.workerMessage(.workerReady(hello("second")), from: b, origin: ConnectionOrigin(key: "key-1")), at: .milliseconds(60))
         let (_, started) = try harness.startJob(sizes: [4096], at: .milliseconds(70))
         #expect(started.dispatches.isEmpty, "the same key gets no work under another id")
         // A worker with another key does: the items waiting for a worker go to it.
-        let other = harness.handle(.workerMessage(.workerReady(hello("third")), from: c, userID: "key-2"), at: .milliseconds(80))
+        let other = harness.handle(.workerMessage(.workerReady(hello("third")), from: c, origin: ConnectionOrigin(key: "key-2")), at: .milliseconds(80))
         #expect(!other.dispatches.isEmpty && other.dispatches.allSatisfy { $0.routingID == c })
     }
 
@@ -40,9 +40,9 @@ struct IdentityScenarioTests {
     func noKeyNoCarryOver() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
-        harness.handle(.workerMessage(.workerReady(hello("first")), from: a, userID: nil), at: .zero)
+        harness.handle(.workerMessage(.workerReady(hello("first")), from: a, origin: nil), at: .zero)
         #expect(harness.core.verification.identity(of: a) == a.bytes)
-        harness.handle(.workerMessage(.workerReady(hello("second")), from: b, userID: ""), at: .zero)
+        harness.handle(.workerMessage(.workerReady(hello("second")), from: b, origin: ConnectionOrigin(key: "")), at: .zero)
         #expect(harness.core.verification.identity(of: b) == b.bytes, "an empty user id is no key")
     }
 
@@ -51,14 +51,14 @@ struct IdentityScenarioTests {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
         let timing = ItemTiming(jobID: 1, itemID: 0, slot: 5, receivedAt: 10, startedAt: 20, endedAt: 30, readMicros: 1, compressMicros: 1, writeMicros: 1)
-        harness.handle(.workerMessage(.timing(timing), from: a, userID: nil), at: .zero)
+        harness.handle(.workerMessage(.timing(timing), from: a, origin: nil), at: .zero)
         #expect(harness.core.malformedMessages == 0, "from an unknown peer it is ignored")
         harness.register(a)
-        harness.handle(.workerMessage(.timing(timing), from: a, userID: nil), at: .milliseconds(1))
+        harness.handle(.workerMessage(.timing(timing), from: a, origin: nil), at: .milliseconds(1))
         #expect(harness.core.malformedMessages == 1, "slot 5 of 1")
-        harness.handle(.workerMessage(.clock(1_000), from: b, userID: nil), at: .milliseconds(2))
+        harness.handle(.workerMessage(.clock(1_000), from: b, origin: nil), at: .milliseconds(2))
         #expect(harness.core.clocks.offset(of: b) == nil)
-        harness.handle(.workerMessage(.clock(1_000), from: a, userID: nil), at: .milliseconds(3))
+        harness.handle(.workerMessage(.clock(1_000), from: a, origin: nil), at: .milliseconds(3))
         let offset = harness.core.clocks.offset(of: a)
         #expect(offset == Int64(2_000), "received at 3 ms, sent at 1 ms on the worker's clock")
     }
@@ -67,7 +67,7 @@ struct IdentityScenarioTests {
     func unexpectedType() {
         var harness = CoreHarness()
         harness.register(a)
-        harness.handle(.workerMessage(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 3)), from: a, userID: nil), at: .zero)
+        harness.handle(.workerMessage(.welcome(Welcome(heartbeatMilliseconds: 1000, liveness: 3)), from: a, origin: nil), at: .zero)
         #expect(harness.core.malformedMessages == 1)
     }
 }

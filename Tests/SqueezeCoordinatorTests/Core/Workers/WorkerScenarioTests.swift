@@ -14,7 +14,7 @@ struct WorkerScenarioTests {
         let heldByA = Set(started.dispatches.map(\.item))
         #expect(heldByA.count == 2, "a's credit: one slot, two items")
         #expect(harness.register(b, slots: 4, at: .milliseconds(5)).dispatches.count == 2)
-        let left = harness.handle(.workerMessage(.goodbye, from: a, userID: nil), at: .milliseconds(10))
+        let left = harness.handle(.workerMessage(.goodbye, from: a, origin: nil), at: .milliseconds(10))
         #expect(harness.core.workers[a] == nil && harness.core.workers.count == 1)
         #expect(Set(left.dispatches.map(\.item)) == heldByA && left.dispatches.allSatisfy { $0.routingID == b })
     }
@@ -35,7 +35,7 @@ struct WorkerScenarioTests {
     @Test("a heartbeat from a peer the coordinator does not know is answered with unknownPeer, and registers nothing")
     func unknownPeer() {
         var harness = CoreHarness()
-        let effects = harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .zero)
+        let effects = harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .zero)
         #expect(effects.sent.contains { if case .unknownPeer = $0.message { $0.peer == a } else { false } })
         #expect(harness.core.workers.isEmpty)
     }
@@ -62,7 +62,7 @@ struct WorkerScenarioTests {
         #expect(started.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == job.value } else { false } })
         #expect(started.dispatches.isEmpty)
         #expect(!started.sent.contains { if case .workRef = $0.message { true } else { false } })
-        let answered = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job.value, shared: true)), from: a, userID: nil), at: .milliseconds(5))
+        let answered = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job.value, shared: true)), from: a, origin: nil), at: .milliseconds(5))
         #expect(answered.sent.contains { if case .workRef(let work) = $0.message { work.jobID == job.value } else { false } })
     }
 
@@ -74,11 +74,11 @@ struct WorkerScenarioTests {
         let (job, _) = try harness.startJob(sizes: [4096])
         harness.handle(.tick, at: .milliseconds(100))
         #expect(harness.handle(.tick, at: .milliseconds(1100)).dispatches.isEmpty)
-        harness.handle(.workerMessage(.heartbeat, from: a, userID: nil), at: .seconds(3))
+        harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(3))
         let expired = harness.handle(.tick, at: JobStorage.probeTimeout + .milliseconds(200))
         #expect(expired.dispatches.map(\.job) == [job])
         // The answer that comes too late changes nothing.
-        let late = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job.value, shared: true)), from: a, userID: nil), at: .seconds(4))
+        let late = harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: job.value, shared: true)), from: a, origin: nil), at: .seconds(4))
         #expect(late.sent.isEmpty && late.dispatches.isEmpty)
     }
 
@@ -87,10 +87,10 @@ struct WorkerScenarioTests {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
         let item = try harness.oneItemHeldByA()
-        let foreign = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "x")), from: b, userID: nil),
+        let foreign = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "x")), from: b, origin: nil),
                                      at: .milliseconds(2))
         #expect(harness.core.lateResults == 1 && foreign.dispatches.isEmpty)
-        let real = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "x")), from: a, userID: nil),
+        let real = harness.handle(.workerMessage(.itemFailed(ItemFailure(jobID: item.job.value, itemID: item.item.value, reason: "x")), from: a, origin: nil),
                                   at: .milliseconds(3))
         #expect(real.dispatches.map(\.routingID) == [b] && real.dispatches.map(\.item) == [item.item])
     }
