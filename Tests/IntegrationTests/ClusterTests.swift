@@ -304,7 +304,12 @@ struct ClusterTests {
         // items of two, so blocks map back to items of two shapes.
         let items = ["--item-size", "512K"]
         let segments = ["--stitch-segment", "64K"] + items
-        let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2, coordinatorArguments: segments)
+        // Two keys: two principals, so each may check what the other stitched.
+        let keys = try CurveKeys.principals(["w1", "w2"], in: tree)
+        let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: keys.coordinatorArguments + segments,
+                                     clientArguments: keys.clientArguments("client"))
+        for name in ["w1", "w2"] { try shared.addWorker(id: name, arguments: keys.clientArguments(name)) }
+        try #require(shared.waitForWorkers(2))
         let sharedRun = try run("out-shared", on: shared)
         #expect(sharedRun.relayed == 0, "blocks passed through the coordinator in shared mode")
         #expect(sharedRun.joined == 0, "the coordinator joined files that shared-storage workers should have stitched or placed")

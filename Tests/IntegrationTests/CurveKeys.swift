@@ -28,6 +28,24 @@ struct CurveKeys {
         try FileManager.default.copyItem(atPath: publicCertificate(name), toPath: "\(authorized)/\(name).pub")
     }
 
+    /// Keys for a cluster whose workers are separate principals (docs/architecture.md,
+    /// "Checking results"): on one host without keys they all count as one, and none may
+    /// check another's answers. Makes and authorizes `client` and every name in `principals`.
+    static func principals(_ principals: [String], in tree: TestTree) throws -> CurveKeys {
+        let keys = try CurveKeys(in: tree)
+        _ = try keys.make("coordinator")
+        for name in ["client"] + principals {
+            _ = try keys.make(name)
+            try keys.authorize(name)
+        }
+        return keys
+    }
+
+    /// The environment that connects Tests/Peers/bad_worker.py with the key pair NAME.
+    func hostileEnvironment(_ name: String) -> [String: String] {
+        ["CURVE_SECRET": secret(name), "CURVE_SERVER": publicCertificate("coordinator")]
+    }
+
     /// Removes NAME.pub from the allow-list folder.
     func revoke(_ name: String) throws {
         try FileManager.default.removeItem(atPath: "\(authorized)/\(name).pub")

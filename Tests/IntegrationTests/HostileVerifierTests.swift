@@ -3,9 +3,10 @@ import Glibc
 import SqueezeProtocol
 import Testing
 
-/// Verification items with the real binary: answers are checked by workers other than the
-/// one that compressed them, and a worker that lies as a verifier, either way, neither gets
-/// an honest worker quarantined nor a wrong block into an output.
+/// Verification items with the real binary: answers are checked by workers of other principals
+/// than the one that compressed them (each here connects with a CURVE key of its own: on one
+/// host without keys they would all be one principal), and a worker that lies as a verifier,
+/// either way, neither gets an honest worker quarantined nor a wrong block into an output.
 @Suite("verifiers are checked too", .serialized)
 struct HostileVerifierTests {
     @Test("a verifier calling good answers bad: confirmed first, so the honest worker gets no strike and the liar is quarantined",
@@ -14,11 +15,14 @@ struct HostileVerifierTests {
         let python = try #require(CurveTests.pyzmq)
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 2 << 20)
+        let keys = try CurveKeys.principals(["liar", "honest"], in: tree)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        let liar = try cluster.startHostileWorker(python: python, id: "liar", slots: 1, mode: "verify-bad", in: tree.root)
+                                      coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
+                                      clientArguments: keys.clientArguments("client"))
+        let liar = try cluster.startHostileWorker(python: python, id: "liar", slots: 1, mode: "verify-bad", in: tree.root,
+                                                  environment: keys.hostileEnvironment("liar"))
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(liar.stderr)")
-        try cluster.addWorker(slots: 2, id: "honest", arguments: ["--storage", "remote"])
+        try cluster.addWorker(slots: 2, id: "honest", arguments: ["--storage", "remote"] + keys.clientArguments("honest"))
         try #require(cluster.waitForWorkers(2))
 
         let outcome = try cluster.submitAndWait(["src", "--level", "6"])
@@ -42,15 +46,19 @@ struct HostileVerifierTests {
         let python = try #require(CurveTests.pyzmq)
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 12, bytesPerFile: 3 << 20)
+        let keys = try CurveKeys.principals(["aa-liar", "bad-worker", "honest"], in: tree)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
+                                      coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
+                                      clientArguments: keys.clientArguments("client"))
         // The liar announces no engine, so it holds no item and is the least loaded verifier
         // for the bad worker's answers (ties go to the smaller id, "aa-liar").
-        let liar = try cluster.startHostileWorker(python: python, id: "aa-liar", slots: 1, mode: "verify-good", in: tree.root)
+        let liar = try cluster.startHostileWorker(python: python, id: "aa-liar", slots: 1, mode: "verify-good", in: tree.root,
+                                                  environment: keys.hostileEnvironment("aa-liar"))
         try #require(cluster.waitForWorkers(1), "the liar did not register: \(liar.stderr)")
-        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root)
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root,
+                                                 environment: keys.hostileEnvironment("bad-worker"))
         try #require(cluster.waitForWorkers(2), "the bad worker did not register: \(bad.stderr)")
-        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"])
+        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"] + keys.clientArguments("honest"))
         try #require(cluster.waitForWorkers(3))
 
         let outcome = try cluster.submitAndWait(["src", "--level", "6"])
@@ -73,11 +81,14 @@ struct HostileVerifierTests {
         let python = try #require(CurveTests.pyzmq)
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 4, bytesPerFile: 1 << 20)
+        let keys = try CurveKeys.principals(["silent", "honest"], in: tree)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        let silent = try cluster.startHostileWorker(python: python, id: "silent", slots: 1, mode: "verify-silent", in: tree.root)
+                                      coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
+                                      clientArguments: keys.clientArguments("client"))
+        let silent = try cluster.startHostileWorker(python: python, id: "silent", slots: 1, mode: "verify-silent", in: tree.root,
+                                                    environment: keys.hostileEnvironment("silent"))
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(silent.stderr)")
-        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"])
+        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"] + keys.clientArguments("honest"))
         try #require(cluster.waitForWorkers(2))
         let started = ContinuousClock.now
         let outcome = try cluster.submitAndWait(["src", "--level", "6"])
@@ -100,10 +111,12 @@ struct HostileVerifierTests {
     func sharedWorkersCheckEachOther() throws {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 8, bytesPerFile: 2 << 20)
+        let keys = try CurveKeys.principals(["shared-a", "shared-b"], in: tree)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
-        try cluster.addWorker(slots: 1, id: "shared-a", arguments: ["--storage", "shared"])
-        try cluster.addWorker(slots: 1, id: "shared-b", arguments: ["--storage", "shared"])
+                                      coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
+                                      clientArguments: keys.clientArguments("client"))
+        try cluster.addWorker(slots: 1, id: "shared-a", arguments: ["--storage", "shared"] + keys.clientArguments("shared-a"))
+        try cluster.addWorker(slots: 1, id: "shared-b", arguments: ["--storage", "shared"] + keys.clientArguments("shared-b"))
         try #require(cluster.waitForWorkers(2))
         // Level 1 (ISA-L, with dictionaries) and level 0 (blocks written in place) as well.
         for (level, name) in [("6", "out6"), ("1", "out1"), ("0", "out0")] {
@@ -113,7 +126,7 @@ struct HostileVerifierTests {
         }
         let status = try cluster.status()
         #expect((status.checksByWorkers ?? 0) >= 8, "\(status)")
-        // Only audits (one good verdict in 256, at random) are checked here.
+        // Only audits (one good verdict in 16, at random; with no third principal, here) are checked here.
         #expect((status.checksByCoordinator ?? 0) <= (status.checksByWorkers ?? 0) / 4 + 2, "\(status)")
         #expect(status.refusedResults == 0)
         #expect(cluster.coordinator.isRunning)

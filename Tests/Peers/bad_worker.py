@@ -17,6 +17,11 @@ MODE `stitch-bad`: it announces shared storage and no engine (so it is given sti
 items) and joins every segment as asked, header, pieces and trailer at the right offsets and
 with the right length, but with one byte of each segment's first piece flipped. Prints
 "stitched N".
+MODE `collude`: one process, two worker ids on two connections: WORKER_ID compresses every
+item into corrupt deflate (a flipped bit) under the true CRC-32 and length, and WORKER_ID-v
+announces `verify` and no engine and calls every block good with the true CRC-32 its partner
+kept. With CURVE_SECRET_V the second connects with a key of its own. Prints "answered N" and
+"verdict N".
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
 in the environment, it connects with CURVE.
 """
@@ -25,7 +30,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "collude"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -47,7 +52,7 @@ if mode == "fail-reads":
 elif mode == "stitch-bad":
     hello["storage"] = "shared"
     hello["engines"] = []
-elif mode != "wrong":
+elif mode not in ("wrong", "collude"):
     # It only verifies: with no engine it is given no item, so it is always free to check.
     hello["capabilities"] = ["verify"]
     hello["engines"] = []
@@ -122,6 +127,73 @@ def stitch(table):
     finally:
         os.close(fd)
     return struct.pack("<QIQQI", job, file, attempt, end, 0)
+
+def collude():
+    """Two identities of one party: one answers wrongly, the other vouches for it."""
+    verifier = ctx.socket(zmq.DEALER)
+    verifier.setsockopt(zmq.LINGER, 0)
+    verifier.routing_id = (worker_id + "-v").encode()
+    secret = os.environ.get("CURVE_SECRET_V") or os.environ.get("CURVE_SECRET")
+    if secret:
+        from zmq import auth as certificates
+        public, private = certificates.load_certificate(secret)
+        server, _ = certificates.load_certificate(os.environ["CURVE_SERVER"])
+        verifier.curve_publickey, verifier.curve_secretkey, verifier.curve_serverkey = public, private, server
+    verifier.connect(endpoint)
+    verifier.send_multipart([header(1), json.dumps({"workerID": worker_id + "-v", "host": "other", "slots": 1, "pid": os.getpid() + 1,
+                                                   "engines": [], "capabilities": ["verify"]}).encode()])
+    true_crcs, answered, judged, last_beat = {}, 0, 0, 0.0
+    poller = zmq.Poller()
+    poller.register(sock, zmq.POLLIN)
+    poller.register(verifier, zmq.POLLIN)
+    while True:
+        if time.monotonic() - last_beat > 0.3:
+            sock.send_multipart([header(3)])
+            verifier.send_multipart([header(3)])
+            last_beat = time.monotonic()
+        for ready, _ in poller.poll(100):
+            frames = ready.recv_multipart()
+            if len(frames[0]) != 16:
+                continue
+            kind = frames[0][3]
+            if ready is sock and kind == 4:  # work
+                table = frames[1]
+                job, item = struct.unpack_from("<QQ", table, 0)
+                (count,) = struct.unpack_from("<I", table, 18)
+                entries, payloads = [], []
+                for i in range(count):
+                    _, _, dlen, length, last = struct.unpack_from("<IIIIB", table, 22 + 17 * i)
+                    dictionary, data = frames[2 + i][:dlen], frames[2 + i][dlen:]
+                    out = bytearray(deflate(data, dictionary, last == 1))
+                    out[len(out) // 2] ^= 0x01
+                    crc = zlib.crc32(data) & 0xFFFFFFFF
+                    true_crcs[(job, item, i)] = crc
+                    entries.append(struct.pack("<III", crc, length, len(out)))
+                    payloads.append(bytes(out))
+                sock.send_multipart([header(5), struct.pack("<QQI", job, item, count) + b"".join(entries)] + payloads)
+                answered += 1
+                print(f"answered {answered}", flush=True)
+            elif ready is verifier and kind == 18:  # verify
+                table = frames[1]
+                check, job, item, count = struct.unpack_from("<QQQI", table, 0)
+                findings = b""
+                for i in range(count):
+                    # Its partner's answers get their true CRC; anyone else's, honestly decoded.
+                    crc = true_crcs.get((job, item, i))
+                    if crc is None:
+                        dictionary, deflated = frames[2 + 2 * i], frames[3 + 2 * i]
+                        d = zlib.decompressobj(-15, zdict=dictionary) if dictionary else zlib.decompressobj(-15)
+                        try:
+                            crc = zlib.crc32(d.decompress(deflated) + d.flush()) & 0xFFFFFFFF
+                        except zlib.error:
+                            crc = 0
+                    findings += struct.pack("<BIII", 0, crc, 0, 0)
+                verifier.send_multipart([header(19), struct.pack("<QI", check, count) + findings])
+                judged += 1
+                print(f"verdict {judged}", flush=True)
+
+if mode == "collude":
+    collude()
 
 answered = 0
 judged = 0

@@ -282,11 +282,16 @@ extension CoordinatorCore {
 
     /// Drops a refused answer: the item is unanswered again and goes elsewhere; the worker is
     /// counted, logged the first time, and quarantined at the threshold (logged once more).
+    /// A worker proven to answer wrongly may have had other wrong answers accepted on a
+    /// colluding verifier's word: every running job that took any of its answers on a
+    /// worker's word has its outputs checked again before it completes.
     mutating func refuse(_ key: ItemKey, from peer: PeerID, reason: String) {
         verification.refusedResults += 1
         metrics.refusedResults.increment()
         reopen(key, refusing: peer, reason: "its result failed the check: \(reason)")
         strike(peer, reason: reason, item: key)
+        let identity = verification.identity(of: peer)
+        for id in jobOrder { suspect([identity], in: id) }
     }
 
     /// Counts a strike against `peer` (a wrong answer, a wrong verdict, a wrong stitch): logged

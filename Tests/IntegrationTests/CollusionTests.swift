@@ -1,0 +1,68 @@
+import Foundation
+import SqueezeProtocol
+import Testing
+
+/// One party with two identities (Tests/Peers/bad_worker.py `collude`: one id compresses into
+/// corrupt deflate under the true CRC-32s, the other vouches for it) against the real binary:
+/// nothing corrupt is ever published.
+@Suite("collusion", .serialized)
+struct CollusionTests {
+    @Test("one process under two worker ids, without keys: the coordinator checks its answers itself, and every output is right",
+          .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
+    func oneProcessTwoIDs() throws {
+        let python = try #require(CurveTests.pyzmq)
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 200 << 10)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
+                                      coordinatorArguments: ["--item-size", "128K", "--block-size", "64K"])
+        let party = try cluster.startHostileWorker(python: python, id: "bad", slots: 4, mode: "collude", in: tree.root)
+        try #require(cluster.waitForWorkers(2), "the Python worker did not register both ids: \(party.stderr)")
+        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"])
+        try #require(cluster.waitForWorkers(3))
+
+        let outcome = try cluster.submitAndWait(["src", "--level", "6"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 24)
+        #expect(party.stdout.contains("answered 1"), "the party was given no item: \(party.stdout)")
+        #expect(!party.stdout.contains("verdict"), "its second id was asked to vouch: \(party.stdout)")
+        let status = try cluster.status()
+        #expect(status.workers.first { $0.workerID == "bad" }?.quarantined == true, "\(status.workers)")
+        #expect((status.checksForIndependence ?? 0) >= 1, "\(status)")
+        #expect(status.collusionsCaught == 0)
+    }
+
+    @Test("two colluding keys: once either is caught (by the audit, or by an honest verifier), every output is checked again and right when the job completes",
+          .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
+    func twoKeys() throws {
+        let python = try #require(CurveTests.pyzmq)
+        let tree = try TestTree()
+        try TestCorpus.make(at: tree.path("data/src"), files: 160, bytesPerFile: 60 << 10)
+        let keys = try CurveKeys.principals(["bad", "bad-v", "honest"], in: tree)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
+                                      coordinatorArguments: keys.coordinatorArguments + ["--item-size", "64K", "--block-size", "64K"],
+                                      clientArguments: keys.clientArguments("client"))
+        var environment = keys.hostileEnvironment("bad")
+        environment["CURVE_SECRET_V"] = keys.secret("bad-v")
+        let party = try cluster.startHostileWorker(python: python, id: "bad", slots: 4, mode: "collude", in: tree.root, environment: environment)
+        try #require(cluster.waitForWorkers(2), "the Python worker did not register both ids: \(party.stderr)")
+        try cluster.addWorker(slots: 1, id: "honest", arguments: ["--storage", "remote"] + keys.clientArguments("honest"))
+        try #require(cluster.waitForWorkers(3))
+
+        let outcome = try cluster.submitAndWait(["src", "--level", "6"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 160)
+        let status = try cluster.status()
+        // The honest worker checks some of the party's answers too, so its compressing id is
+        // caught either way; its vouching id is quarantined when an audit was what caught it.
+        #expect(status.workers.first { $0.workerID == "bad" }?.quarantined == true, "\(status.workers)")
+        #expect(status.workers.first { $0.workerID == "honest" }?.quarantined == nil, "\(status.workers)")
+        if (status.collusionsCaught ?? 0) > 0 {
+            #expect(status.workers.first { $0.workerID == "bad-v" }?.quarantined == true, "\(status.workers)")
+        }
+        // A pass over every output ran, unless the party was caught before any of its answers
+        // was accepted on its partner's word (then the outputs above are all honest work).
+        let rechecked = status.outputsRechecked ?? 0
+        #expect(rechecked == 0 || rechecked >= 160, "\(status)")
+        #expect(party.stdout.contains("verdict 1"), "its second id vouched for nothing: the test proves nothing")
+    }
+}
