@@ -18,12 +18,17 @@ struct ResultCheckTests {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 12, bytesPerFile: 3 << 20)
         // Items of 1 MiB, so the job has enough of them for the hostile worker to get several.
+        // A key each: on one host without keys they would be one principal, and the real
+        // worker could not check the hostile one.
+        let keys = try CurveKeys.principals(["bad-worker", "good-worker"], in: tree)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                      coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
+                                      coordinatorArguments: keys.coordinatorArguments + ["--item-size", "1M", "--block-size", "256K"],
+                                      clientArguments: keys.clientArguments("client"))
         // It registers first, with more slots, so it is offered work before the real worker exists.
-        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root)
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-worker", slots: 4, in: tree.root,
+                                                 environment: keys.hostileEnvironment("bad-worker"))
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(bad.stderr)")
-        try cluster.addWorker(slots: 1, id: "good-worker", arguments: ["--storage", "remote"])
+        try cluster.addWorker(slots: 1, id: "good-worker", arguments: ["--storage", "remote"] + keys.clientArguments("good-worker"))
         try #require(cluster.waitForWorkers(2))
 
         let outcome = try cluster.submitAndWait(["src", "--level", "6"])
@@ -129,14 +134,16 @@ struct ResultCheckTests {
         let tree = try TestTree()
         // Six files of eight blocks each: every one is stitched, in several 64 KiB segments.
         try TestCorpus.make(at: tree.path("data/src"), files: 6, bytesPerFile: 2 << 20)
-        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: [
+        let keys = try CurveKeys.principals(["bad-stitcher", "shared-worker"], in: tree)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: keys.coordinatorArguments + [
             "--item-size", "1M", "--block-size", "256K", "--stitch-segment", "64K",
-        ])
+        ], clientArguments: keys.clientArguments("client"))
         // No engine: it gets no item, so it is always the least busy shared worker, the one
         // every stitch goes to until it is quarantined.
-        let bad = try cluster.startHostileWorker(python: python, id: "bad-stitcher", slots: 1, mode: "stitch-bad", in: tree.root)
+        let bad = try cluster.startHostileWorker(python: python, id: "bad-stitcher", slots: 1, mode: "stitch-bad", in: tree.root,
+                                                 environment: keys.hostileEnvironment("bad-stitcher"))
         try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(bad.stderr)")
-        try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"])
+        try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"] + keys.clientArguments("shared-worker"))
         try #require(cluster.waitForWorkers(2))
 
         let outcome = try cluster.submitAndWait(["src", "--level", "6", "--json"])
