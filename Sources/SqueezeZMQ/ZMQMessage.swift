@@ -9,6 +9,10 @@ public struct ZMQMessage: Sendable, Equatable {
     /// (`Peer-Address`); nil over other transports and on messages built here. Unlike
     /// anything inside the frames, the peer cannot choose it.
     public var peerAddress: String?
+    /// On a received message over TCP, the descriptor of the connection libzmq read it from
+    /// (`ZMQ_SRCFD`): valid while the connection lasts (libzmq closes it, and may reuse the
+    /// number, once the peer goes), so it is read at once or not at all. Nil otherwise.
+    public var sourceDescriptor: Int32?
 
     /// Wraps `frames`.
     public init(_ frames: [ZMQFrame]) {

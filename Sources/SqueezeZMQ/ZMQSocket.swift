@@ -158,6 +158,7 @@ public final class ZMQSocket {
         var frames: [ZMQFrame] = []
         var userID: String?
         var peerAddress: String?
+        var sourceDescriptor: Int32?
         // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
         var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         part.initialize(to: zmq_msg_t())
@@ -190,6 +191,10 @@ public final class ZMQSocket {
                     let address = String(cString: value)
                     if !address.isEmpty { peerAddress = address }
                 }
+                if sourceDescriptor == nil {
+                    let descriptor = zmq_msg_get(part, ZMQ_SRCFD)
+                    if descriptor >= 0 { sourceDescriptor = descriptor }
+                }
             }
             if size < Self.copiedFrameLimit {
                 if size == 0 {
@@ -215,6 +220,7 @@ public final class ZMQSocket {
                 var message = ZMQMessage(frames)
                 message.userID = userID
                 message.peerAddress = peerAddress
+                message.sourceDescriptor = sourceDescriptor
                 return message
             }
         }

@@ -7,7 +7,7 @@ import Testing
 /// nothing corrupt is ever published.
 @Suite("collusion", .serialized)
 struct CollusionTests {
-    @Test("one process under two worker ids, without keys: the coordinator checks its answers itself, and every output is right",
+    @Test("one process under two worker ids, without keys: its second id never vouches for the first, and every output is right",
           .enabled(if: CurveTests.pyzmq != nil, "needs python3 with pyzmq (python3-zmq; make deps installs it)"))
     func oneProcessTwoIDs() throws {
         let python = try #require(CurveTests.pyzmq)
@@ -24,10 +24,11 @@ struct CollusionTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 24)
         #expect(party.stdout.contains("answered 1"), "the party was given no item: \(party.stdout)")
-        #expect(!party.stdout.contains("verdict"), "its second id was asked to vouch: \(party.stdout)")
+        // On loopback the kernel names the process behind each connection: one process, one principal.
+        #expect(!party.stdout.contains("vouched"), "its second id vouched for the first: \(party.stdout)")
         let status = try cluster.status()
         #expect(status.workers.first { $0.workerID == "bad" }?.quarantined == true, "\(status.workers)")
-        #expect((status.checksForIndependence ?? 0) >= 1, "\(status)")
+        #expect(status.workers.first { $0.workerID == "honest" }?.quarantined == nil, "\(status.workers)")
         #expect(status.collusionsCaught == 0)
     }
 
@@ -63,6 +64,6 @@ struct CollusionTests {
         // was accepted on its partner's word (then the outputs above are all honest work).
         let rechecked = status.outputsRechecked ?? 0
         #expect(rechecked == 0 || rechecked >= 160, "\(status)")
-        #expect(party.stdout.contains("verdict 1"), "its second id vouched for nothing: the test proves nothing")
+        #expect(party.stdout.contains("vouched 1"), "its second id vouched for nothing: the test proves nothing")
     }
 }

@@ -20,8 +20,8 @@ with the right length, but with one byte of each segment's first piece flipped. 
 MODE `collude`: one process, two worker ids on two connections: WORKER_ID compresses every
 item into corrupt deflate (a flipped bit) under the true CRC-32 and length, and WORKER_ID-v
 announces `verify` and no engine and calls every block good with the true CRC-32 its partner
-kept. With CURVE_SECRET_V the second connects with a key of its own. Prints "answered N" and
-"verdict N".
+kept (it decodes anyone else's honestly). With CURVE_SECRET_V the second connects with a key
+of its own. Prints "answered N", "vouched N" (for its partner) and "verdict N" (for others).
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
 in the environment, it connects with CURVE.
 """
@@ -142,7 +142,7 @@ def collude():
     verifier.connect(endpoint)
     verifier.send_multipart([header(1), json.dumps({"workerID": worker_id + "-v", "host": "other", "slots": 1, "pid": os.getpid() + 1,
                                                    "engines": [], "capabilities": ["verify"]}).encode()])
-    true_crcs, answered, judged, last_beat = {}, 0, 0, 0.0
+    true_crcs, answered, judged, vouched, last_beat = {}, 0, 0, 0, 0.0
     poller = zmq.Poller()
     poller.register(sock, zmq.POLLIN)
     poller.register(verifier, zmq.POLLIN)
@@ -177,6 +177,7 @@ def collude():
                 table = frames[1]
                 check, job, item, count = struct.unpack_from("<QQQI", table, 0)
                 findings = b""
+                partner = any((job, item, i) in true_crcs for i in range(count))
                 for i in range(count):
                     # Its partner's answers get their true CRC; anyone else's, honestly decoded.
                     crc = true_crcs.get((job, item, i))
@@ -189,8 +190,12 @@ def collude():
                             crc = 0
                     findings += struct.pack("<BIII", 0, crc, 0, 0)
                 verifier.send_multipart([header(19), struct.pack("<QI", check, count) + findings])
-                judged += 1
-                print(f"verdict {judged}", flush=True)
+                if partner:
+                    vouched += 1
+                    print(f"vouched {vouched}", flush=True)
+                else:
+                    judged += 1
+                    print(f"verdict {judged}", flush=True)
 
 if mode == "collude":
     collude()

@@ -177,6 +177,16 @@ extension Coordinator {
         }
     }
 
+    /// The process at the other end of `message`'s connection when it came over loopback,
+    /// looked up at once (the descriptor is the connection's only while it lasts) on the I/O
+    /// pool; the events wait for it, so nothing from the worker overtakes its `workerReady`.
+    private nonisolated func localProcess(of message: ZMQMessage) async -> Int32? {
+        guard let descriptor = message.sourceDescriptor, let address = message.peerAddress,
+              address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") else { return nil }
+        let peers = loopbackPeers
+        return (try? await pool.run { peers.process(ofConnection: descriptor) }) ?? nil
+    }
+
     /// The workers' endpoint: its messages, failed sends and ticks, as events.
     private nonisolated func runEvents(_ endpoint: ZMQEndpoint) async {
         for await event in endpoint.events {
@@ -184,7 +194,10 @@ extension Coordinator {
             case .message(let message):
                 let routed = RoutedMessage(message)
                 switch routed.envelope {
-                case .success(let envelope): await handle(.workerMessage(envelope.message, from: routed.peer, origin: ConnectionOrigin(key: message.userID, address: message.peerAddress)))
+                case .success(let envelope):
+                    var origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
+                    if case .workerReady = envelope.message { origin.process = await localProcess(of: message) }
+                    await handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
                 case .failure(let error): await handle(.malformed(error, from: routed.peer))
                 }
             case .sendFailed(let message, let error):

@@ -27,6 +27,8 @@ public actor Coordinator {
     /// Read buffers for items sent to remote workers: sent without a copy, and back here once
     /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
     let readBuffers: FrameBufferPool
+    /// Which local process is at the other end of a worker's loopback connection.
+    let loopbackPeers = LoopbackPeers()
     /// Where the actor and its tasks log.
     let logger: Logger
     /// What the coordinator knows and decides.

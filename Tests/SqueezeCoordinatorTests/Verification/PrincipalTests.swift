@@ -33,10 +33,31 @@ struct PrincipalTests {
         #expect(principal(key: "k1", host: "box", pid: 7).isIndependent(of: principal(key: "k2", host: "box", pid: 8)))
     }
 
+    @Test("over loopback the kernel's process decides: two processes are two principals, one process under two ids is one")
+    func localProcesses() {
+        let first = principal(address: "127.0.0.1", host: "a", pid: 10)
+        var one = first, two = principal(address: "127.0.0.1", host: "b", pid: 20)
+        one.origin.process = 4000
+        two.origin.process = 4001
+        #expect(one.isIndependent(of: two))
+        two.origin.process = 4000
+        #expect(!one.isIndependent(of: two), "one process, whatever it claims")
+        // Keys still decide between two processes: one key in two processes is one principal.
+        var keyed = principal(key: "k", address: "127.0.0.1", host: "a", pid: 1), sameKey = principal(key: "k", address: "127.0.0.1", host: "b", pid: 2)
+        keyed.origin.process = 1
+        sameKey.origin.process = 2
+        #expect(!keyed.isIndependent(of: sameKey))
+        // One process with two keys is still one.
+        sameKey.origin = ConnectionOrigin(key: "k2", address: "127.0.0.1", process: 1)
+        #expect(!keyed.isIndependent(of: sameKey))
+    }
+
     @Test("independence is symmetric")
     func symmetric() {
         let all = [principal(key: "k1", address: "a", pid: 1), principal(key: "k2", address: "a", pid: 2), principal(address: "a", pid: 3),
-                   principal(address: "b", pid: 4), principal(pid: 5), principal(key: "k1", address: "b", host: "x", pid: 1)]
+                   principal(address: "b", pid: 4), principal(pid: 5), principal(key: "k1", address: "b", host: "x", pid: 1),
+                   Principal(origin: ConnectionOrigin(address: "127.0.0.1", process: 9), host: "p", pid: 9),
+                   Principal(origin: ConnectionOrigin(key: "k2", address: "127.0.0.1", process: 9), host: "q", pid: 9)]
         for left in all {
             for right in all { #expect(left.isIndependent(of: right) == right.isIndependent(of: left)) }
         }

@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import SqueezeIO
+import Testing
+
+/// The process behind a loopback connection, as the kernel says, on real sockets.
+@Suite("LoopbackPeers")
+struct LoopbackPeersTests {
+    /// A listening TCP socket on loopback (`::1` when `six`); returns it and its port.
+    func listener(six: Bool = false) throws -> (Int32, UInt16) {
+        let fd = socket(six ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var rc: Int32
+        var length: socklen_t
+        if six {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_addr = in6addr_loopback
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        }
+        try #require(rc == 0 && listen(fd, 4) == 0)
+        var bound = sockaddr_storage()
+        length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let port = withUnsafePointer(to: &bound) { pointer in
+            six ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
+        return (fd, port)
+    }
+
+    @Test("a connection from another process names that process, over IPv4 and IPv6", arguments: [false, true])
+    func otherProcess(six: Bool) throws {
+        let (server, port) = try listener(six: six)
+        defer { close(server) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        let host = six ? "::1" : "127.0.0.1"
+        child.arguments = ["-c", "import socket, time; s = socket.create_connection(('\(host)', \(port))); time.sleep(30)"]
+        try child.run()
+        defer {
+            child.terminate()
+            child.waitUntilExit()
+        }
+        let connection = accept(server, nil, nil)
+        try #require(connection >= 0)
+        defer { close(connection) }
+        #expect(LoopbackPeers().process(ofConnection: connection) == child.processIdentifier)
+    }
+
+    @Test("a connection from this process names it; a listening socket, with no peer, names nothing")
+    func thisProcess() throws {
+        let (server, port) = try listener()
+        defer { close(server) }
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(client) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        address.sin_port = port.bigEndian
+        let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        try #require(rc == 0)
+        let connection = accept(server, nil, nil)
+        try #require(connection >= 0)
+        defer { close(connection) }
+        let peers = LoopbackPeers()
+        #expect(peers.process(ofConnection: connection) == getpid())
+        #expect(peers.process(ofConnection: server) == nil, "a listener has no peer")
+    }
+}
