@@ -134,9 +134,29 @@ public enum WireCodec {
             throw .malformed("\(T.self): field \"\(fieldPath(context))\" is not \(jsonType(type))")
         } catch let DecodingError.valueNotFound(type, context) {
             throw .malformed("\(T.self): field \"\(fieldPath(context))\" is null, expected \(jsonType(type))")
+        } catch let DecodingError.dataCorrupted(context) {
+            // A number too large for any integer (2^64) fails the JSON parse itself, with no
+            // field named: the body is looked at again for the field that holds it.
+            if let field = context.codingPath.isEmpty ? oversizedInteger(in: body) : fieldPath(context) {
+                throw .malformed("\(T.self): field \"\(field)\" is out of range or invalid")
+            }
+            throw .malformed("\(T.self): \(context.debugDescription)")
         } catch {
             throw .malformed("\(T.self): \(error)")
         }
+    }
+
+    /// The first field of `body` (a JSON object's own keys, not nested ones) whose value is
+    /// an integer literal beyond Int64, which Foundation's parser refuses without naming it.
+    static func oversizedInteger(in body: ZMQFrame) -> String? {
+        let text = body.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        guard let pattern = try? NSRegularExpression(pattern: #""([^"\\]{1,128})"\s*:\s*(-?[0-9]{19,})"#) else { return nil }
+        let range = NSRange(text.startIndex..., in: text)
+        for match in pattern.matches(in: text, range: range) {
+            guard let key = Range(match.range(at: 1), in: text), let number = Range(match.range(at: 2), in: text) else { continue }
+            if Int64(text[number]) == nil { return String(text[key]) }
+        }
+        return nil
     }
 
     private static func fieldPath(_ context: DecodingError.Context) -> String {

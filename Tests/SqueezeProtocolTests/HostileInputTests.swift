@@ -297,3 +297,23 @@ struct HostileInputTests {
         }
     }
 }
+
+extension HostileInputTests {
+    @Test("a number too large for its field is refused with the field's name, not the decoder's words")
+    func numberOutOfRangeNamesTheField() {
+        let cases: [(MessageType, String, String)] = [
+            (.submit, #"{"source":"/a","level":18446744073709551616,"force":false}"#, "level"),
+            (.workerReady, #"{"workerID":"w","host":"h","slots":18446744073709551616,"pid":1}"#, "slots"),
+            // Within UInt64, beyond Int: the decoder names the field itself.
+            (.submit, #"{"source":"/a","level":18446744073709551615,"force":false}"#, "level"),
+        ]
+        for (type, text, field) in cases {
+            let error = decodeError([Fixtures.header(type), Array(text.utf8)])
+            guard case .malformed(let reason)? = error else {
+                Issue.record("\(type): \(String(describing: error))")
+                continue
+            }
+            #expect(reason.contains("field \"\(field)\" is out of range"), "\(reason)")
+        }
+    }
+}

@@ -104,6 +104,13 @@ struct CoordinatorCore {
             receive(message, from: peer)
         case .malformed(let error, let peer):
             countMalformed(error, from: peer)
+        case .malformedHello(let error, let peer):
+            countMalformed(error, from: peer)
+            // A worker that registered before and now sends garbage stays what it was; only
+            // an unknown peer is told why it is not welcome.
+            if workers[peer] == nil {
+                send(.error(ErrorReply(message: "workerReady refused: \(String("\(error)".prefix(300)))")), to: peer)
+            }
         case .workerSendFailed(let peer, let error):
             sendFailed(to: peer, error: error)
         case .tick:

@@ -9,6 +9,9 @@ enum CoordinatorEvent: Sendable {
     case workerMessage(WireMessage, from: PeerID, origin: ConnectionOrigin)
     /// A message from `peer` (worker or client) that did not decode or was not expected.
     case malformed(any Error, from: PeerID)
+    /// A `workerReady` from `peer` whose body did not decode (slots 2^64, a string for a
+    /// number, a field missing): counted as malformed and refused with an `error`.
+    case malformedHello(any Error, from: PeerID)
     /// A send to a worker failed.
     case workerSendFailed(PeerID, ZMQError)
     /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.

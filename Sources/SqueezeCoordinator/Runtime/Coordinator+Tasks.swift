@@ -198,6 +198,7 @@ extension Coordinator {
                     var origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
                     if case .workerReady = envelope.message { origin.process = await localProcess(of: message) }
                     await handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
+                case .failure(let error) where routed.type == .workerReady: await handle(.malformedHello(error, from: routed.peer))
                 case .failure(let error): await handle(.malformed(error, from: routed.peer))
                 }
             case .sendFailed(let message, let error):

@@ -8,15 +8,24 @@ struct RoutedMessage {
     let peer: PeerID
     /// The decoded message, or the error that refused it (`ProtocolError.empty` without a body).
     let envelope: Result<WireEnvelope, any Error>
+    /// For a message that did not decode, what its header says it is (when that decodes).
+    let type: MessageType?
 
     /// Splits and decodes `message`.
     init(_ message: ZMQMessage) {
         peer = PeerID(sender: message)
         guard message.frames.count >= 2 else {
             envelope = .failure(ProtocolError.empty)
+            type = nil
             return
         }
-        envelope = Result { try WireCodec.decode(message.frames.dropFirst()) }
+        let envelope = Result<WireEnvelope, any Error> { try WireCodec.decode(message.frames.dropFirst()) }
+        self.envelope = envelope
+        if case .failure = envelope {
+            type = try? MessageHeader(decoding: message.frames[1]).type
+        } else {
+            type = nil
+        }
     }
 }
 
