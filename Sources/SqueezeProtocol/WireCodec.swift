@@ -146,7 +146,7 @@ public enum WireCodec {
         }
     }
 
-    /// The first field of `body` (a JSON object's own keys, not nested ones) whose value is
+    /// The first key in `body` whose value is
     /// an integer literal beyond Int64, which Foundation's parser refuses without naming it.
     static func oversizedInteger(in body: ZMQFrame) -> String? {
         let text = body.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }

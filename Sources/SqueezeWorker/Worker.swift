@@ -295,6 +295,7 @@ public final class Worker: Sendable {
     /// intervals, and ends the session once a drain has finished (or run out of grace).
     private func heartbeat(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
         var lastClock = ContinuousClock.now
+        var lastAsked = ContinuousClock.now
         var drainingSince: ContinuousClock.Instant?
         while !Task.isCancelled {
             let (interval, liveness) = state.withLockedValue { ($0.heartbeatInterval, $0.liveness) }
@@ -314,9 +315,12 @@ public final class Worker: Sendable {
                 }
             }
             if now - lastHeard > interval * liveness { return .coordinatorLost }
-            // Any message is a sign of life: a heartbeat only after an interval without one.
-            if now - endpoint.lastSend >= interval {
+            // Any message is a sign of life: a heartbeat only after an interval without one,
+            // or (at most twice an interval) when the coordinator has been quiet for one: it
+            // answers a heartbeat at once, however busy, so silence then means it is gone.
+            if now - endpoint.lastSend >= interval || (now - lastHeard >= interval && now - lastAsked >= interval / 2) {
                 endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
+                lastAsked = now
             }
             if now - lastClock >= interval {
                 if state.withLockedValue({ $0.timings }) { sendClock(on: endpoint) }

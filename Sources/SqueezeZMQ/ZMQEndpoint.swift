@@ -142,14 +142,16 @@ public final class ZMQEndpoint: Sendable {
             return
         }
         ready.resume()
-        pollLoop(socket: socket, monitor: monitor, correlation: configuration.correlation, tickInterval: configuration.tickInterval)
+        pollLoop(socket: socket, monitor: monitor, correlation: configuration.correlation, tickInterval: configuration.tickInterval,
+                 reflex: configuration.reflex)
         socket.close()
         monitor?.close()
         finish()
     }
 
     private func pollLoop(
-        socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, correlation: (@Sendable (ZMQMessage) -> UInt64?)?, tickInterval: Duration?
+        socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, correlation: (@Sendable (ZMQMessage) -> UInt64?)?, tickInterval: Duration?,
+        reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)?
     ) {
         guard let raw = try? socket.raw("zmq_poll") else { return }
         var items = [
@@ -180,7 +182,7 @@ public final class ZMQEndpoint: Sendable {
             // they leave before the socket closes.
             for message in batch { deliver(message, on: socket) }
             if stopping { return }
-            receiveAll(from: socket, correlation: correlation)
+            receiveAll(from: socket, correlation: correlation, reflex: reflex)
             requests.expire()
             if clock?.isDue(at: .now) == true { inbox.appendTick() }
         }
@@ -214,10 +216,12 @@ public final class ZMQEndpoint: Sendable {
         }
     }
 
-    private func receiveAll(from socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?) {
+    private func receiveAll(from socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?,
+                            reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)?) {
         // Bounded so a flood of input cannot starve the outbox, and by the inbox's room.
         for _ in 0..<256 {
             guard inbox.hasRoom, let message = try? socket.receive() else { return }
+            if let answer = reflex?(message) { deliver(answer, on: socket) }
             if let id = correlation?(message), requests.resolve(id, with: message) { continue }
             inbox.append(.message(message))
         }

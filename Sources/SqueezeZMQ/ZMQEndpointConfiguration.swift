@@ -25,6 +25,10 @@ public struct ZMQEndpointConfiguration: Sendable {
     /// messages flow the owner's periodic work rides with them instead of waking a timer and
     /// a task of its own; with none, the poll's own timeout at the latest.
     public var tickInterval: Duration?
+    /// Called on the I/O thread for each received message before it joins the inbox; a
+    /// message it returns is sent at once. For what must not wait behind queued work: a
+    /// heartbeat's answer, so a peer hears from a busy owner while its process lives.
+    public var reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)?
 
     /// A configuration with linger 0 prepended, so closing never blocks on unsent messages.
     public init(
@@ -37,8 +41,10 @@ public struct ZMQEndpointConfiguration: Sendable {
         inboxMessages: Int = 1024,
         inboxBytes: Int = 64 << 20,
         handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)? = nil,
-        tickInterval: Duration? = nil
+        tickInterval: Duration? = nil,
+        reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)? = nil
     ) {
+        self.reflex = reflex
         self.name = name
         self.type = type
         self.options = [.linger(0)] + options

@@ -71,6 +71,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Flag(help: "Keep no journal: a restart forgets running jobs.")
     var noState = false
 
+    @Option(help: "Jobs running or starting at once; a submit past it is refused (tooMany).")
+    var maxJobs = 512
+
+    @Option(help: "Jobs running or starting at once from one client (its CURVE key, or without one its address).")
+    var maxJobsPerClient = 256
+
     @Option(help: "Ended jobs the history keeps (squeeze status lists them, across restarts with a journal).")
     var history = 100
 
@@ -94,6 +100,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         guard ioThreads >= 1 else { throw ValidationError("--io-threads must be at least 1") }
         if let http { _ = try HTTPEndpoint.address(http) }
         guard (0...100_000).contains(history) else { throw ValidationError("--history must be 0-100000") }
+        guard (1...1_000_000).contains(maxJobs) else { throw ValidationError("--max-jobs must be 1-1000000") }
+        guard (1...1_000_000).contains(maxJobsPerClient) else { throw ValidationError("--max-jobs-per-client must be 1-1000000") }
         if noState && state != nil { throw ValidationError("--state and --no-state exclude each other") }
         for (name, size) in [("--item-size", itemSize), ("--stitch-segment", stitchSegment)] {
             if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }
@@ -120,6 +128,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         settings.verifyResults = !noVerify
         settings.directReads = !bufferedReads
         settings.historyJobs = history
+        settings.maxJobs = maxJobs
+        settings.maxJobsPerClient = maxJobsPerClient
         if let historyAge { settings.historyAge = historyAge.duration }
         let exposition = http.map { _ in MetricsExposition(durationBuckets: CoordinatorMetrics.durationBuckets) }
         settings.metricsFactory = exposition?.factory

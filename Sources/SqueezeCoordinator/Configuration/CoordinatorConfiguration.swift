@@ -81,6 +81,12 @@ public struct CoordinatorConfiguration: Sendable {
     /// it resumes its one job itself (`Coordinator.resume`), to follow its events.
     public var resumesJournaledJobs = true
 
+    /// Jobs running or being prepared at once, in all and from one client (its CURVE key, or
+    /// without one its address): a submit past either is refused with `tooMany`
+    /// (`JobAdmission`). Jobs the journal resumes count, but are never refused.
+    public var maxJobs = 512
+    public var maxJobsPerClient = 256
+
     /// How many ended jobs the history (`squeeze status`) keeps, in memory and in the journal.
     public var historyJobs = 100
 

@@ -186,6 +186,7 @@ extension CoordinatorCore {
     /// the journal and the history) and forgets it.
     mutating func finish(_ id: JobID) {
         guard let job = jobs.removeValue(forKey: id) else { return }
+        admission.release(job.admittedAs)
         // The counters' last sample, as the job ends: a job shorter than a progress interval
         // would otherwise have none.
         sampleTrace(of: job)

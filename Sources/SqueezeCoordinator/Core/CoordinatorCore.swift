@@ -37,6 +37,8 @@ struct CoordinatorCore {
     var workers: WorkerRoster
     /// The running jobs (and those ending), by id.
     var jobs: [JobID: JobRecord] = [:]
+    /// How many jobs it takes at once, in all and per client.
+    var admission: JobAdmission
     /// The running jobs' ids, oldest first.
     var jobOrder: [JobID] = []
     /// Who gets which item: credit, windows, requeues, deadlines and which answers count.
@@ -93,6 +95,7 @@ struct CoordinatorCore {
         scheduler = Scheduler(deadline: ItemDeadline(floor: configuration.itemDeadline, factor: 10),
                               relayBudget: UInt64(configuration.relayBudgetBytes))
         verification.audit = VerifierAudit(interval: configuration.auditInterval)
+        admission = JobAdmission(maxJobs: configuration.maxJobs, maxJobsPerClient: configuration.maxJobsPerClient)
     }
 
     /// Takes `event` at `time`; its effects wait in the outbox.

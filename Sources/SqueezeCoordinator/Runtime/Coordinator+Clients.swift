@@ -48,8 +48,10 @@ extension Coordinator {
                     switch envelope.message {
                     case .submit(let request):
                         await submission(opened: true)
+                        // Who counts against the per-client limit: the CURVE key's name, or the address.
+                        let principal = message.userID.map { "key \($0)" } ?? message.peerAddress ?? "an unknown address"
                         group.addTask {
-                            await self.serve(request, correlation: envelope.correlation, from: peer, on: endpoint)
+                            await self.serve(request, correlation: envelope.correlation, from: peer, principal: principal, on: endpoint)
                             await self.submission(opened: false)
                         }
                     case .attach(let request):
@@ -83,12 +85,12 @@ extension Coordinator {
     }
 
     /// Starts one submitted job and forwards its events to the client until `finished`.
-    private nonisolated func serve(_ request: JobRequest, correlation: UInt64, from peer: PeerID, on endpoint: ZMQEndpoint) async {
+    private nonisolated func serve(_ request: JobRequest, correlation: UInt64, from peer: PeerID, principal: String, on endpoint: ZMQEndpoint) async {
         let follows = request.detached != true
         let accepted: JobAccepted
         let events: AsyncStream<JobEvent>
         do {
-            (accepted, events) = try await submit(request, owner: follows ? peer : nil, client: peer)
+            (accepted, events) = try await submit(request, owner: follows ? peer : nil, client: peer, principal: principal)
         } catch {
             let reply = ErrorReply(message: (error as? CoordinatorError)?.message ?? "\(error)")
             endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: correlation)))

@@ -40,7 +40,8 @@ extension Coordinator {
                 ] + (curve?.options ?? []),
                 bind: workerEndpoints,
                 handshakeFailures: curve?.handshakeFailures,
-                tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval)))
+                tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval),
+                reflex: HeartbeatReflex.answer))
             do {
                 clientEndpoint = clientEndpoints.isEmpty ? nil
                     : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
@@ -166,7 +167,7 @@ extension Coordinator {
         for record in running {
             do {
                 let request = try JSONDecoder().decode(JobRequest.self, from: record.request)
-                _ = try await submit(request, owner: nil, client: PeerID([]), resuming: record)
+                _ = try await submit(request, owner: nil, client: PeerID([]), principal: "the journal", resuming: record)
             } catch {
                 let reason = "could not be resumed: \((error as? CoordinatorError)?.message ?? "\(error)")"
                 logger.error("job \(reason)", metadata: ["job": "\(record.id)", "source": "\(record.source)"])

@@ -137,7 +137,7 @@ public actor Coordinator {
     /// Validates and scans `request`, then starts it. The stream carries the job's events and
     /// ends after `.finished`.
     public func submit(_ request: JobRequest) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
-        try await submit(request, owner: nil, client: PeerID([]))
+        try await submit(request, owner: nil, client: PeerID([]), principal: "this process")
     }
 
     /// Takes up the journal's job `record` again, as `request` asks now, and returns its events
@@ -149,17 +149,22 @@ public actor Coordinator {
         if record.state != .running {
             try await pool.run { try journal.updateJob(record.id, state: .running, totals: record.totals, finishedAt: nil, message: nil) }
         }
-        return try await submit(request, owner: nil, client: PeerID([]), resuming: record, followed: true)
+        return try await submit(request, owner: nil, client: PeerID([]), principal: "the journal", resuming: record, followed: true)
     }
 
     /// `submit` for a job whose client (`owner`) must stay alive while it runs. `client` is the
-    /// submitter's routing id, whatever it follows: jobs take turns by client first. A job
+    /// submitter's routing id, whatever it follows: jobs take turns by client first; its place
+    /// among the jobs admitted at once is counted under `principal` (`JobAdmission`). A job
     /// `resuming` a journal's keeps no events unless `followed`: no submitter reads them.
     func submit(
-        _ request: JobRequest, owner: PeerID?, client: PeerID, resuming: JournalJob? = nil, followed: Bool = false
+        _ request: JobRequest, owner: PeerID?, client: PeerID, principal: String, resuming: JournalJob? = nil, followed: Bool = false
     ) async throws -> (JobAccepted, AsyncStream<JobEvent>) {
         guard !core.stopping && !shutdownSignal.requested else { throw CoordinatorError("coordinator is shutting down") }
         try JobRequestRules.checkFields(of: request)
+        // A place first, before any work: a refused flood costs a check each.
+        if let refusal = core.admission.admit(principal, force: resuming != nil) { throw CoordinatorError(refusal) }
+        var started = false
+        defer { if !started { core.admission.release(principal) } }
         let blockSize = request.blockSize ?? configuration.blockSize
         let batchFiles = configuration.scanBatchFiles
         guard (4096...ProtocolLimits.maxBlockSize).contains(blockSize) else {
@@ -213,10 +218,12 @@ public actor Coordinator {
         let unread = resuming != nil && !followed
         let (events, sink) = AsyncStream.makeStream(of: JobEvent.self, bufferingPolicy: unread ? .bufferingNewest(0) : .unbounded)
         let time = EventTime.current()
-        let job = JobRecord(
+        var job = JobRecord(
             id: id, request: request, setting: setting, prepared: prepared,
             planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), earlier: earlier, owner: owner,
             at: time.instant, submittedAt: submittedAt)
+        job.admittedAs = principal
+        started = true
         jobEvents[id] = JobEventSink(sink)
         core.advance(to: time)
         core.start(job, client: client, first: prepared.firstBatch, resumedWith: resuming == nil ? nil : publishedBefore)

@@ -52,6 +52,8 @@ struct JobRecord {
 
     /// Where the job stands on its way to its end.
     var phase = JobPhase.running
+    /// Whose place in `JobAdmission` it holds until it ends.
+    var admittedAs = ""
     /// How its files are found again (`PreparedJob`): for the pass over its outputs.
     var walkExclude: BytePath?
     var singleFile: BytePath?
