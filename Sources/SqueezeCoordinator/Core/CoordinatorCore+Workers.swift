@@ -56,6 +56,9 @@ extension CoordinatorCore {
         case .probeReply(let reply):
             guard workers.heard(peer, at: now), let worker = workers[peer] else { return }
             if workers.probeAnswered(by: peer, job: JobID(reply.jobID), shared: reply.shared) {
+                if let root = jobs[JobID(reply.jobID)]?.sourceRoot, let key = storageKey(of: peer, root: root) {
+                    storageSeen.record(key, shared: reply.shared, at: now)
+                }
                 scheduler.setReadsItself(JobID(reply.jobID), on: peer, reply.shared)
                 scheduler.resume(JobID(reply.jobID), on: peer)
                 logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
@@ -193,8 +196,10 @@ extension CoordinatorCore {
     /// Starts finding out how `worker` gets at job `id`'s files: shared when it says so,
     /// remote when it says so, a probe when it is in `auto` mode.
     mutating func assignStorage(worker peer: PeerID, job id: JobID) {
-        guard let job = jobs[id], let start = workers.startStorage(
-            of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, at: now) else { return }
+        guard let job = jobs[id] else { return }
+        let known = storageKey(of: peer, root: job.sourceRoot).flatMap { storageSeen.shared($0, at: now) }
+        guard let start = workers.startStorage(
+            of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, known: known, at: now) else { return }
         switch start {
         case .archive:
             return
@@ -207,6 +212,12 @@ extension CoordinatorCore {
             send(.probe(job.probe()), to: peer)
         }
         refreshWindow(id)
+    }
+
+    /// The worker process and source root a probe answer stands for.
+    func storageKey(of peer: PeerID, root: BytePath) -> StorageMemory.Key? {
+        guard let hello = workers[peer]?.hello else { return nil }
+        return StorageMemory.Key(workerID: hello.workerID, pid: hello.pid, bootID: hello.bootID, root: root)
     }
 
     /// A worker that leaves a probe unanswered (a worker from before probes, a stuck file

@@ -39,6 +39,8 @@ struct CoordinatorCore {
     var jobs: [JobID: JobRecord] = [:]
     /// How many jobs it takes at once, in all and per client.
     var admission: JobAdmission
+    /// What workers' probes said of source roots lately.
+    var storageSeen = StorageMemory()
     /// The running jobs' ids, oldest first.
     var jobOrder: [JobID] = []
     /// Who gets which item: credit, windows, requeues, deadlines and which answers count.

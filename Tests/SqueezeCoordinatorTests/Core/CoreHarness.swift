@@ -15,6 +15,8 @@ struct CoreHarness {
     let start: ContinuousClock.Instant
     /// The job folders this harness made (removed by `cleanUp`).
     private(set) var folders: [String] = []
+    /// The folder of the last job started (its source is `src` in it).
+    private(set) var lastFolder = ""
 
     /// A running core (with `writers` writer partitions) at `start`, with `configuration`.
     init(
@@ -65,21 +67,26 @@ struct CoreHarness {
     }
 
     /// Starts a job over files of `sizes` bytes at `offset` (scanned for real, in a folder of
-    /// its own); returns its id and what the core decided.
+    /// its own, or over the source of job `again` started in `folder`, into an output of its
+    /// own); returns its id and what the core decided.
     mutating func startJob(
         sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false, fileEvents: Bool = false,
-        at offset: Duration = .zero, arrange: (String) throws -> Void = { _ in }
+        sameSourceAs again: String? = nil, at offset: Duration = .zero, arrange: (String) throws -> Void = { _ in }
     ) throws -> (JobID, [CoordinatorEffect]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
-        folders.append(folder)
+        let folder = again ?? FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
         let source = folder + "/src"
-        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
-        for (index, size) in sizes.enumerated() {
-            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
-            try Data(bytes).write(to: URL(fileURLWithPath: source + "/f\(index)"))
+        if again == nil {
+            folders.append(folder)
+            try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+            for (index, size) in sizes.enumerated() {
+                let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+                try Data(bytes).write(to: URL(fileURLWithPath: source + "/f\(index)"))
+            }
+            try arrange(source)
         }
-        try arrange(source)
-        var request = JobRequest(source: source, destination: folder + "/out", level: 6, force: false, heartbeatMilliseconds: heartbeatMilliseconds)
+        lastFolder = folder
+        let destination = again == nil ? folder + "/out" : folder + "/out-\(UInt64.random(in: 1...UInt64.max))"
+        var request = JobRequest(source: source, destination: destination, level: 6, force: false, heartbeatMilliseconds: heartbeatMilliseconds)
         request.verify = verify
         request.trace = trace ? true : nil
         request.fileEvents = fileEvents ? true : nil

@@ -16,7 +16,10 @@ extension WorkerRoster {
 
     /// Decides at `now` how `peer` gets at job `job`'s files, once: nil when that is decided
     /// already, `peer` is unknown, or (a worker in `auto` mode) there is no file to probe yet.
-    mutating func startStorage(of peer: PeerID, job: JobID, archive: Bool, canProbe: Bool, at now: ContinuousClock.Instant) -> StorageStart? {
+    /// A worker in `auto` mode whose probe of the job's root answered lately (`known`,
+    /// `StorageMemory`) is not probed again.
+    mutating func startStorage(of peer: PeerID, job: JobID, archive: Bool, canProbe: Bool, known: Bool? = nil,
+                               at now: ContinuousClock.Instant) -> StorageStart? {
         guard let worker = records[peer], worker.jobStorage[job] == nil else { return nil }
         if archive {
             self[peer]?.jobStorage[job] = .remote
@@ -30,6 +33,10 @@ extension WorkerRoster {
             self[peer]?.jobStorage[job] = .remote
             return .remote
         case .auto:
+            if let known {
+                self[peer]?.jobStorage[job] = known ? .shared : .remote
+                return known ? .shared : .remote
+            }
             guard canProbe else { return nil }
             self[peer]?.jobStorage[job] = .probing(now)
             return .probe
