@@ -141,10 +141,12 @@ struct HostilePeerTests {
             (#"{"source":"/a","level":-1,"force":false}"#, "level -1: must be 0-9"),
             (#"{"source":"/a","level":6,"force":false,"blockSize":4095}"#, "blockSize 4095: must be between 4 KiB and 64 MiB"),
             (#"{"source":"/a","level":6,"force":false,"blockSize":9223372036854775807}"#, "blockSize 9223372036854775807: must be"),
-            // Numbers that do not fit an integer field are refused by Foundation's parser as a whole.
+            // Numbers that do not fit an integer field are refused by Foundation's parser as a
+            // whole; an integer too large for 64 bits is named by the coordinator.
             (#"{"source":"/a","level":6,"force":false,"blockSize":1.5}"#, "not valid JSON"),
             (#"{"source":"/a","level":6,"force":false,"blockSize":1e30}"#, "not valid JSON"),
-            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":18446744073709551616}"#, "not valid JSON"),
+            (#"{"source":"/a","level":6,"force":false,"heartbeatMilliseconds":18446744073709551616}"#, #"field "heartbeatMilliseconds" is out of range"#),
+            (#"{"source":"/a","level":18446744073709551616,"force":false}"#, #"field "level" is out of range"#),
             (#"{"source":"/a","level":6e9999,"force":false}"#, "not valid JSON"),
             ("not json at all", "JobRequest"),
         ]
