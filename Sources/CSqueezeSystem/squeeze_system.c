@@ -43,3 +43,7 @@ int squeeze_tune_malloc(int mmap_threshold, int trim_threshold) {
 int squeeze_limit_malloc_arenas(int arenas) {
     return mallopt(M_ARENA_MAX, arenas) == 1;
 }
+
+int squeeze_trim_malloc(void) {
+    return malloc_trim(0);
+}

@@ -25,6 +25,10 @@ public struct ZMQEndpointConfiguration: Sendable {
     /// messages flow the owner's periodic work rides with them instead of waking a timer and
     /// a task of its own; with none, the poll's own timeout at the latest.
     public var tickInterval: Duration?
+    /// Holds each incoming message to a bound while it is read; one that goes past it is
+    /// dropped without being kept and reported as `.dropped` (or fails the request it answers).
+    /// Nil takes every message whole, whatever its size.
+    public var receiveLimit: ZMQReceiveLimit?
 
     /// A configuration with linger 0 prepended, so closing never blocks on unsent messages.
     public init(
@@ -37,7 +41,8 @@ public struct ZMQEndpointConfiguration: Sendable {
         inboxMessages: Int = 1024,
         inboxBytes: Int = 64 << 20,
         handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)? = nil,
-        tickInterval: Duration? = nil
+        tickInterval: Duration? = nil,
+        receiveLimit: ZMQReceiveLimit? = nil
     ) {
         self.name = name
         self.type = type
@@ -49,5 +54,6 @@ public struct ZMQEndpointConfiguration: Sendable {
         self.inboxBytes = inboxBytes
         self.handshakeFailures = handshakeFailures
         self.tickInterval = tickInterval
+        self.receiveLimit = receiveLimit
     }
 }

@@ -36,4 +36,8 @@ int squeeze_tune_malloc(int mmap_threshold, int trim_threshold);
 /// Returns 1 when it was set.
 int squeeze_limit_malloc_arenas(int arenas);
 
+/// malloc_trim(3) with no padding: glibc gives every free page of every arena back to the
+/// kernel, not only the top of the heap. Returns 1 when some memory was released.
+int squeeze_trim_malloc(void);
+
 #endif

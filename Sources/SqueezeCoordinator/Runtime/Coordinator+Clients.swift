@@ -77,6 +77,9 @@ extension Coordinator {
                     await handle(.clientSendFailed(PeerID(sender: message), error))
                 case .tick:
                     break  // this endpoint has no clock; the workers' endpoint drives `tick`
+                case .dropped(let dropped):
+                    await handle(.malformed(ProtocolError.malformed("a message of \(dropped.frames) frames, \(dropped.bytes) bytes, past its bound"),
+                                            from: PeerID(dropped.leading.first.map(Array.init) ?? [])))
                 }
             }
         }

@@ -191,6 +191,9 @@ extension Coordinator {
                 await handle(.workerSendFailed(PeerID(sender: message), error))
             case .tick:
                 await handle(.tick)
+            case .dropped(let dropped):
+                await handle(.malformed(ProtocolError.malformed("a message of \(dropped.frames) frames, \(dropped.bytes) bytes, past its bound"),
+                                        from: PeerID(dropped.leading.first.map(Array.init) ?? [])))
             }
         }
     }
