@@ -129,7 +129,7 @@ public final class Worker: Sendable {
             type: .dealer,
             options: [
                 .routingID(Array(configuration.workerID.utf8)),
-                .maxMessageSize(ProtocolLimits.maxMessageSize),
+                .maxMessageSize(ProtocolLimits.maxFrameSize),
                 .sendHighWaterMark(10_000),
                 .receiveHighWaterMark(10_000),
                 .reconnectInterval(100),

@@ -34,7 +34,7 @@ extension Coordinator {
                 type: .router,
                 options: [
                     .routerMandatory(true),
-                    .maxMessageSize(ProtocolLimits.maxMessageSize),
+                    .maxMessageSize(ProtocolLimits.maxFrameSize),
                     .sendHighWaterMark(100_000),
                     .receiveHighWaterMark(100_000),
                 ] + (curve?.options ?? []),
