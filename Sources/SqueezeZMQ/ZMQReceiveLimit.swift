@@ -19,9 +19,12 @@ public struct ZMQReceiveLimit: Sendable {
     /// quick and must not block.
     public var bound: @Sendable ([ZMQFrame]) -> ZMQMessageBound
     /// Bytes of dropped messages after which the I/O thread has glibc give its free memory back
-    /// to the kernel (`malloc_trim`): glibc keeps the freed heap a large message took (libzmq's
-    /// buffers for it), so without a trim a dropped message would stay resident. Counted over
-    /// drops since the last trim, so a stream of small drops does not trim on every one.
+    /// to the kernel (`malloc_trim`). glibc keeps the freed heap a large message took (libzmq
+    /// allocated it all before the first frame could be read), so without this a dropped
+    /// message would stay resident: while a message is dropped, what reaches the top of an
+    /// arena goes back as it is freed (the trim threshold is 0 meanwhile), and the trim gives
+    /// back the free pages below. Counted over drops since the last trim, so a stream of small
+    /// drops does not trim on every one.
     public var trimAfterBytes: Int
 
     /// A limit that asks `bound` after `leadingFrames` frames of at most `leadingFrameBytes` each.

@@ -1,3 +1,4 @@
+import CSqueezeSystem
 import CZeroMQ
 
 /// One libzmq socket. libzmq sockets are not thread-safe, so this type is deliberately not
@@ -172,6 +173,10 @@ public final class ZMQSocket {
         // Decided once the leading frames are in; set `dropped` once the message goes past it.
         var bound: ZMQMessageBound?
         var dropped: ZMQDroppedMessage?
+        // While a message is dropped, the memory its frames free goes back to the kernel as it
+        // is freed, arenas' tops included (see `ZMQReceiveLimit.trimAfterBytes`).
+        var releasing = false
+        defer { if releasing { squeeze_release_freed_end() } }
         // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
         var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         part.initialize(to: zmq_msg_t())
@@ -201,7 +206,11 @@ public final class ZMQSocket {
                 } else if let bound, !bound.admits(frames: count, bytes: bytes) {
                     dropped = ZMQDroppedMessage(leading: Array(frames.prefix(limit.leadingFrames)), frames: count, bytes: bytes, bound: bound)
                 }
-                if dropped != nil { frames.removeAll() }
+                if dropped != nil {
+                    squeeze_release_freed_begin()
+                    releasing = true
+                    frames.removeAll()
+                }
             }
             if dropped != nil {
                 // Not kept: its memory goes back now, not when the next frame is read into it.
@@ -220,6 +229,8 @@ public final class ZMQSocket {
                     bound = decided
                     if !decided.admits(frames: count, bytes: bytes) {
                         dropped = ZMQDroppedMessage(leading: frames, frames: count, bytes: bytes, bound: decided)
+                        squeeze_release_freed_begin()
+                        releasing = true
                         frames.removeAll()
                     }
                 }
