@@ -104,6 +104,8 @@ struct CoordinatorCore {
             receive(message, from: peer)
         case .malformed(let error, let peer):
             countMalformed(error, from: peer)
+        case .dropped(let message, let peer):
+            dropped(message, from: peer)
         case .workerSendFailed(let peer, let error):
             sendFailed(to: peer, error: error)
         case .tick:

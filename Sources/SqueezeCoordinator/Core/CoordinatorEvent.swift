@@ -9,6 +9,9 @@ enum CoordinatorEvent: Sendable {
     case workerMessage(WireMessage, from: PeerID, userID: String?)
     /// A message from `peer` (worker or client) that did not decode or was not expected.
     case malformed(any Error, from: PeerID)
+    /// A message from `peer` that the workers' endpoint dropped as it read it, past its bound
+    /// (`ProtocolReceiveLimits`): none of its frames was kept.
+    case dropped(DroppedMessage, from: PeerID)
     /// A send to a worker failed.
     case workerSendFailed(PeerID, ZMQError)
     /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.

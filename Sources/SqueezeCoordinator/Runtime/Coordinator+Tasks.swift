@@ -40,7 +40,8 @@ extension Coordinator {
                 ] + (curve?.options ?? []),
                 bind: workerEndpoints,
                 handshakeFailures: curve?.handshakeFailures,
-                tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval)))
+                tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval),
+                receiveLimit: ProtocolReceiveLimits.coordinatorWorkers { [registeredPeers] in registeredPeers.contains($0) }))
             do {
                 clientEndpoint = clientEndpoints.isEmpty ? nil
                     : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
@@ -192,8 +193,7 @@ extension Coordinator {
             case .tick:
                 await handle(.tick)
             case .dropped(let dropped):
-                await handle(.malformed(ProtocolError.malformed("a message of \(dropped.frames) frames, \(dropped.bytes) bytes, past its bound"),
-                                        from: PeerID(dropped.leading.first.map(Array.init) ?? [])))
+                await handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
             }
         }
     }
