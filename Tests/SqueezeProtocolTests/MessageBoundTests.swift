@@ -51,6 +51,26 @@ struct MessageBoundTests {
         #expect(largestFrames.allSatisfy { Int64($0) <= ProtocolLimits.maxFrameSize })
     }
 
+    @Test("the bounds are the ones docs/protocol.md lists")
+    func documentedBounds() {
+        let documented: [MessageType: (frames: Int, bytes: Int)] = [
+            .heartbeat: (1, 16), .goodbye: (1, 16), .unknownPeer: (1, 16), .statusRequest: (1, 16),
+            .cancelJob: (2, 24), .cancel: (2, 24), .discarded: (2, 24), .clock: (2, 24), .timings: (2, 17),
+            .workerReady: (2, 65_552),
+            .welcome: (2, 8_388_624), .itemFailed: (2, 8_388_624), .timing: (2, 8_388_624), .probe: (2, 8_388_624),
+            .probeReply: (2, 8_388_624), .submit: (2, 8_388_624), .attach: (2, 8_388_624), .submitted: (2, 8_388_624),
+            .jobEvent: (2, 8_388_624), .statusReply: (2, 8_388_624), .error: (2, 8_388_624),
+            .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_386, 675_921_964),
+            .verified: (2, 8_527_900), .workRef: (2, 38_449_203), .resultRef: (2, 8_552_492),
+            .stitch: (2, 1_839_705), .stitched: (2, 1_072), .discard: (2, 1_314_848),
+        ]
+        #expect(Set(documented.keys) == Set(MessageType.allCases))
+        for (type, bound) in documented {
+            #expect(type.bound == ZMQMessageBound(frames: bound.frames, bytes: bound.bytes), "\(type)")
+        }
+        #expect(ProtocolLimits.maxFrameSize == 75_501_568)
+    }
+
     @Test("the longest tables the decoders accept are as long as the bounds say, and no longer")
     func longestTables() throws {
         let blocks = ProtocolLimits.maxBlocksPerItem
