@@ -58,7 +58,7 @@ let package = Package(
         // A safe libzmq wrapper: sockets owned by I/O threads, bridged into async code.
         .target(
             name: "SqueezeZMQ",
-            dependencies: ["CZeroMQ", .product(name: "DequeModule", package: "swift-collections"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["CZeroMQ", "CSqueezeSystem", .product(name: "DequeModule", package: "swift-collections"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The gzip engine: zlib, libdeflate and ISA-L behind one block protocol, and pigz-style
         // single gzip members built from independently compressed blocks.

@@ -67,7 +67,8 @@ public final class ClusterClient: Sendable {
                 heard.mark(header)
                 guard header.type != .heartbeat, header.correlation != 0 else { return nil }
                 return header.correlation
-            }))
+            },
+            receiveLimit: ProtocolReceiveLimits.client))
         return ClusterClient(
             address: address, heartbeatInterval: heartbeatInterval, liveness: max(1, liveness), usesCurve: curve != nil,
             endpoint: endpoint, lastHeard: heard, logger: logger)
@@ -131,6 +132,11 @@ public final class ClusterClient: Sendable {
     public func jobEvents() -> some AsyncSequence<JobEvent, Never> {
         let logger = logger
         return endpoint.events.compactMap { event -> JobEvent? in
+            if case .dropped(let dropped) = event {
+                let read = DroppedMessage(dropped, routed: false)
+                logger.warning("dropped a message from the coordinator: \(read.defect.map { "\($0)" } ?? "unexpected \(read.header.map { "\($0.type)" } ?? "message")")")
+                return nil
+            }
             guard case .message(let message) = event else { return nil }
             do {
                 let envelope = try WireCodec.decode(message.frames)

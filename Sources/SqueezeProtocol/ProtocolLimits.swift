@@ -1,4 +1,6 @@
-/// Size limits of protocol v2. Decoders enforce them; sockets set `ZMQ_MAXMSGSIZE` from them.
+/// Size limits of protocol v2. Decoders enforce them; receivers hold each message to its
+/// type's bound (`MessageType.bound`), worked out from them; sockets set `ZMQ_MAXMSGSIZE` from
+/// `maxFrameSize`.
 public enum ProtocolLimits {
     /// The protocol version this build speaks.
     public static let version: UInt8 = 2
@@ -10,6 +12,10 @@ public enum ProtocolLimits {
     public static let maxDictionarySize = 32 << 10
     /// Most blocks one work item may carry (a bundle of tiny files).
     public static let maxBlocksPerItem = 8192
+    /// Most uncompressed bytes one work item may carry, over all its blocks: four blocks of the
+    /// largest size, what a large file's head item of the default item size can reach. It is
+    /// what bounds the bytes of a `work`, `result` or `verify` message.
+    public static let maxItemBytes = 4 * maxBlockSize
     /// Longest path in a reference (Linux's PATH_MAX).
     public static let maxPathBytes = 4096
     /// Longest gzip header a reference may ask a worker to write (FNAME is at most 255 bytes).
@@ -23,7 +29,17 @@ public enum ProtocolLimits {
     public static let liveness = 1...100
     /// Largest JSON control body.
     public static let maxControlBody = 8 << 20
-    /// Largest whole message accepted on a socket: a full item of maximum blocks, plus slack
-    /// for deflate's worst-case expansion and the per-block table.
-    public static let maxMessageSize: Int64 = Int64(maxBlockSize) * 2 + Int64(maxBlocksPerItem) * 64 + 1 << 20
+    /// Largest `workerReady` body: an announcement is a few hundred bytes, and it is all a peer
+    /// may send with it before it is registered.
+    public static let maxHelloBody = 64 << 10
+    /// Largest frame on the workers' sockets (`ZMQ_MAXMSGSIZE`, which libzmq checks per frame):
+    /// a compressed block of the largest size at deflate's worst. Every table is smaller.
+    public static let maxFrameSize = Int64(maxCompressedBytes(forRaw: maxBlockSize))
+
+    /// The most bytes a block of `raw` bytes (at most `maxBlockSize`) may take compressed:
+    /// deflate's worst case plus a gzip header and trailer. Anything longer is not a compressed
+    /// form of that block.
+    public static func maxCompressedBytes(forRaw raw: Int) -> Int {
+        raw + raw / 8 + 4096
+    }
 }

@@ -153,8 +153,7 @@ extension WireCodec {
             }
             guard raw <= ProtocolLimits.maxBlockSize else { throw .oversized("block", size: raw, limit: ProtocolLimits.maxBlockSize) }
             // Deflate's worst case plus a header and trailer; anything longer is not a piece of this block.
-            let limit = UInt64(raw) + UInt64(raw) / 8 + 4096
-            guard length <= limit else { throw .malformed("piece of \(length) bytes for a \(raw)-byte block") }
+            guard length <= UInt64(ProtocolLimits.maxCompressedBytes(forRaw: raw)) else { throw .malformed("piece of \(length) bytes for a \(raw)-byte block") }
             pieces.append(PieceReport(crc: crc, rawLength: raw, pieceLength: length))
         }
         try reader.expectEnd("resultRef table")

@@ -78,6 +78,9 @@ extension WireCodec {
                 guard dictionary <= ProtocolLimits.maxDictionarySize else {
                     throw .oversized("dictionary", size: dictionary, limit: ProtocolLimits.maxDictionarySize)
                 }
+                guard compressed <= ProtocolLimits.maxCompressedBytes(forRaw: raw) else {
+                    throw .malformed("block \(position) of \(compressed) bytes compressed for a \(raw)-byte block")
+                }
                 guard nextPayload + 1 < parts.count else { throw .truncated("block \(position) payload frames") }
                 let dictionaryFrame = parts[nextPayload]
                 let deflateFrame = parts[nextPayload + 1]
@@ -105,7 +108,7 @@ extension WireCodec {
                 guard offset <= size, UInt64(dictionary + raw) <= size - offset else {
                     throw .malformed("source range \(offset)+\(dictionary + raw) outside a file of \(size) bytes")
                 }
-                guard compressedLength <= UInt64(raw) + UInt64(raw) / 8 + 4096,
+                guard compressedLength <= UInt64(ProtocolLimits.maxCompressedBytes(forRaw: raw)),
                       compressedOffset <= ProtocolLimits.maxPlacementOffset else {
                     throw .malformed("compressed range \(compressedOffset)+\(compressedLength) for a \(raw)-byte block")
                 }

@@ -86,7 +86,7 @@ public enum WireCodec {
         case .cancelJob: message = .cancelJob(try jobID(parts))
         case .discarded: message = .discarded(try jobID(parts))
         case .cancel: message = .cancel(try jobID(parts))
-        case .workerReady: message = .workerReady(try json(parts))
+        case .workerReady: message = .workerReady(try json(parts, limit: ProtocolLimits.maxHelloBody))
         case .welcome: message = .welcome(try json(parts))
         case .itemFailed: message = .itemFailed(try json(parts))
         case .timing: message = .timing(try json(parts))
@@ -120,11 +120,11 @@ public enum WireCodec {
         (try? JSONEncoder().encode(body)).map(Array.init) ?? []
     }
 
-    private static func json<T: Decodable>(_ parts: [ZMQFrame]) throws(ProtocolError) -> T {
+    private static func json<T: Decodable>(_ parts: [ZMQFrame], limit: Int = ProtocolLimits.maxControlBody) throws(ProtocolError) -> T {
         try expectFrames(parts, 1)
         let body = parts[0]
-        guard body.count <= ProtocolLimits.maxControlBody else {
-            throw .oversized("control body", size: body.count, limit: ProtocolLimits.maxControlBody)
+        guard body.count <= limit else {
+            throw .oversized("control body", size: body.count, limit: limit)
         }
         do {
             return try JSONDecoder().decode(T.self, from: body.withUnsafeBytes { Data($0) })
@@ -268,6 +268,9 @@ public enum WireCodec {
             let compressed = Int(try reader.read(UInt32.self, "compressed length"))
             guard raw <= ProtocolLimits.maxBlockSize else {
                 throw .oversized("block", size: raw, limit: ProtocolLimits.maxBlockSize)
+            }
+            guard compressed <= ProtocolLimits.maxCompressedBytes(forRaw: raw) else {
+                throw .malformed("block \(position) of \(compressed) bytes compressed for a \(raw)-byte block")
             }
             let payload = parts[1 + position]
             guard payload.count == compressed else {

@@ -129,7 +129,7 @@ public final class Worker: Sendable {
             type: .dealer,
             options: [
                 .routingID(Array(configuration.workerID.utf8)),
-                .maxMessageSize(ProtocolLimits.maxMessageSize),
+                .maxMessageSize(ProtocolLimits.maxFrameSize),
                 .sendHighWaterMark(10_000),
                 .receiveHighWaterMark(10_000),
                 .reconnectInterval(100),
@@ -137,7 +137,8 @@ public final class Worker: Sendable {
                 // Results finished after the coordinator fell silent still get a chance to leave.
                 .linger(1_000),
             ] + (configuration.curve?.socketOptions ?? []),
-            connect: [configuration.coordinator]
+            connect: [configuration.coordinator],
+            receiveLimit: ProtocolReceiveLimits.worker
         )
     }
 
@@ -204,6 +205,13 @@ public final class Worker: Sendable {
         verify: AsyncStream<VerifyRequest>.Continuation
     ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
+            if case .dropped(let dropped) = event {
+                // Past its bound, read and let go: the coordinator is alive, but sent something wrong.
+                state.withLockedValue { $0.lastHeard = .now }
+                let read = DroppedMessage(dropped, routed: false)
+                countMalformed(read.defect ?? ProtocolError.malformed("unexpected \(read.header.map { "\($0.type)" } ?? "message") from coordinator"))
+                continue
+            }
             guard case .message(let message) = event else {
                 if case .sendFailed(_, let error) = event { logger.warning("send failed: \(error)") }
                 continue
@@ -213,12 +221,7 @@ public final class Worker: Sendable {
             do {
                 envelope = try WireCodec.decode(message.frames)
             } catch {
-                let count = state.withLockedValue { state in
-                    state.malformed += 1
-                    return state.malformed
-                }
-                metrics.malformedMessages.increment()
-                logger.warning("dropped malformed message: \(error)", metadata: ["malformed": "\(count)"])
+                countMalformed(error)
                 continue
             }
             switch envelope.message {
@@ -279,6 +282,16 @@ public final class Worker: Sendable {
             }
         }
         return nil
+    }
+
+    /// Counts a message from the coordinator that was dropped, and logs why.
+    private func countMalformed(_ error: any Error) {
+        let count = state.withLockedValue { state in
+            state.malformed += 1
+            return state.malformed
+        }
+        metrics.malformedMessages.increment()
+        logger.warning("dropped malformed message: \(error)", metadata: ["malformed": "\(count)"])
     }
 
     /// Queues an item for the slots; one over the queue's bound is failed at once, so a

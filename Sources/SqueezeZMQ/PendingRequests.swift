@@ -34,9 +34,12 @@ final class PendingRequests: Sendable {
         return true
     }
 
-    /// Fails request `id` if it is still pending.
-    func fail(_ id: UInt64, with error: any Error) {
-        state.withLockedValue { $0.entries.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+    /// Fails request `id` if it is still pending; returns whether it was.
+    @discardableResult
+    func fail(_ id: UInt64, with error: any Error) -> Bool {
+        guard let entry = state.withLockedValue({ $0.entries.removeValue(forKey: id) }) else { return false }
+        entry.continuation.resume(throwing: error)
+        return true
     }
 
     /// Fails every request whose deadline has passed.

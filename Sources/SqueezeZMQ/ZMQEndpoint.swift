@@ -1,3 +1,4 @@
+import CSqueezeSystem
 import CZeroMQ
 import DequeModule
 import Foundation
@@ -142,17 +143,13 @@ public final class ZMQEndpoint: Sendable {
             return
         }
         ready.resume()
-        pollLoop(socket: socket, monitor: monitor, correlation: configuration.correlation, tickInterval: configuration.tickInterval,
-                 reflex: configuration.reflex)
+        pollLoop(socket: socket, monitor: monitor, configuration: configuration)
         socket.close()
         monitor?.close()
         finish()
     }
 
-    private func pollLoop(
-        socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, correlation: (@Sendable (ZMQMessage) -> UInt64?)?, tickInterval: Duration?,
-        reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)?
-    ) {
+    private func pollLoop(socket: ZMQSocket, monitor: ZMQHandshakeMonitor?, configuration: ZMQEndpointConfiguration) {
         guard let raw = try? socket.raw("zmq_poll") else { return }
         var items = [
             zmq_pollitem_t(socket: raw, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0),
@@ -162,7 +159,8 @@ public final class ZMQEndpoint: Sendable {
         if let handle = try? monitor?.pollHandle() {
             items.append(zmq_pollitem_t(socket: handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
         }
-        var clock = tickInterval.map { EndpointClock(interval: $0, slack: $0 / 2) }
+        var clock = configuration.tickInterval.map { EndpointClock(interval: $0, slack: $0 / 2) }
+        var droppedSinceTrim = 0
         while true {
             // A full inbox: leave incoming messages in libzmq until the reader makes room.
             items[0].events = inbox.hasRoom ? Int16(ZMQ_POLLIN) : 0
@@ -182,7 +180,7 @@ public final class ZMQEndpoint: Sendable {
             // they leave before the socket closes.
             for message in batch { deliver(message, on: socket) }
             if stopping { return }
-            receiveAll(from: socket, correlation: correlation, reflex: reflex)
+            receiveAll(from: socket, configuration: configuration, droppedSinceTrim: &droppedSinceTrim)
             requests.expire()
             if clock?.isDue(at: .now) == true { inbox.appendTick() }
         }
@@ -216,14 +214,34 @@ public final class ZMQEndpoint: Sendable {
         }
     }
 
-    private func receiveAll(from socket: ZMQSocket, correlation: (@Sendable (ZMQMessage) -> UInt64?)?,
-                            reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)?) {
+    private func receiveAll(from socket: ZMQSocket, configuration: ZMQEndpointConfiguration, droppedSinceTrim: inout Int) {
+        let limit = configuration.receiveLimit
         // Bounded so a flood of input cannot starve the outbox, and by the inbox's room.
         for _ in 0..<256 {
-            guard inbox.hasRoom, let message = try? socket.receive() else { return }
-            if let answer = reflex?(message) { deliver(answer, on: socket) }
-            if let id = correlation?(message), requests.resolve(id, with: message) { continue }
-            inbox.append(.message(message))
+            guard inbox.hasRoom, let incoming = try? socket.receive(within: limit) else { return }
+            switch incoming {
+            case .message(let message):
+                if let answer = configuration.reflex?(message) { deliver(answer, on: socket) }
+                if let id = configuration.correlation?(message), requests.resolve(id, with: message) { continue }
+                inbox.append(.message(message))
+            case .dropped(let dropped):
+                if let limit {
+                    droppedSinceTrim = dropped.bytes > Int.max - droppedSinceTrim ? Int.max : droppedSinceTrim + dropped.bytes
+                    // The frames are closed, but glibc keeps the heap they took (libzmq's
+                    // buffers for the whole message); given back here, a dropped message costs
+                    // nothing once it is gone. Before the event, so whoever counts it sees it gone.
+                    if droppedSinceTrim >= limit.trimAfterBytes {
+                        squeeze_trim_malloc()
+                        droppedSinceTrim = 0
+                    }
+                }
+                // A reply that was dropped fails its request rather than leave it waiting.
+                if let id = configuration.correlation?(ZMQMessage(dropped.leading)),
+                   requests.fail(id, with: ZMQRequestError.replyDropped(frames: dropped.frames, bytes: dropped.bytes)) {
+                    continue
+                }
+                inbox.append(.dropped(dropped))
+            }
         }
     }
 

@@ -29,6 +29,10 @@ public struct ZMQEndpointConfiguration: Sendable {
     /// message it returns is sent at once. For what must not wait behind queued work: a
     /// heartbeat's answer, so a peer hears from a busy owner while its process lives.
     public var reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)?
+    /// Holds each incoming message to a bound while it is read; one that goes past it is
+    /// dropped without being kept and reported as `.dropped` (or fails the request it answers).
+    /// Nil takes every message whole, whatever its size.
+    public var receiveLimit: ZMQReceiveLimit?
 
     /// A configuration with linger 0 prepended, so closing never blocks on unsent messages.
     public init(
@@ -42,7 +46,8 @@ public struct ZMQEndpointConfiguration: Sendable {
         inboxBytes: Int = 64 << 20,
         handshakeFailures: (@Sendable (ZMQHandshakeFailure) -> Void)? = nil,
         tickInterval: Duration? = nil,
-        reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)? = nil
+        reflex: (@Sendable (ZMQMessage) -> ZMQMessage?)? = nil,
+        receiveLimit: ZMQReceiveLimit? = nil
     ) {
         self.reflex = reflex
         self.name = name
@@ -55,5 +60,6 @@ public struct ZMQEndpointConfiguration: Sendable {
         self.inboxBytes = inboxBytes
         self.handshakeFailures = handshakeFailures
         self.tickInterval = tickInterval
+        self.receiveLimit = receiveLimit
     }
 }

@@ -8,4 +8,7 @@ public enum ZMQEndpointEvent: Sendable {
     /// The endpoint's clock (`ZMQEndpointConfiguration.tickInterval`): time for the owner's
     /// periodic work. At most one waits in the inbox at a time.
     case tick
+    /// An incoming message that went past its bound (`ZMQEndpointConfiguration.receiveLimit`):
+    /// it was read to its end and dropped without being kept.
+    case dropped(ZMQDroppedMessage)
 }

@@ -150,7 +150,7 @@ extension ZMQEndpointEvent {
     var byteCount: Int {
         switch self {
         case .message(let message), .sendFailed(let message, _): message.byteCount
-        case .tick: 0
+        case .tick, .dropped: 0
         }
     }
 }

@@ -5,4 +5,7 @@ public enum ZMQRequestError: Error, Sendable, Equatable {
     case timedOut(Duration)
     /// The endpoint shut down while the request was pending.
     case shutdown
+    /// The reply went past the endpoint's bound (`ZMQEndpointConfiguration.receiveLimit`) and
+    /// was dropped: it had `frames` frames of `bytes` bytes in all.
+    case replyDropped(frames: Int, bytes: Int)
 }

@@ -1,3 +1,4 @@
+import CSqueezeSystem
 import CZeroMQ
 
 /// One libzmq socket. libzmq sockets are not thread-safe, so this type is deliberately not
@@ -154,11 +155,30 @@ public final class ZMQSocket {
 
     /// Receives one multipart message, or nil when none is waiting.
     public func receive() throws -> ZMQMessage? {
+        guard case .message(let message)? = try receive(within: nil) else { return nil }
+        return message
+    }
+
+    /// Receives one multipart message, or nil when none is waiting, holding it to `limit` (nil:
+    /// no bound) frame by frame. A message that goes past its bound is still read to its end, so
+    /// the next one starts where it should, but nothing of it is kept beyond its leading frames:
+    /// the frames taken so far are let go, and each later frame is closed as soon as it is read.
+    public func receive(within limit: ZMQReceiveLimit?) throws -> ZMQIncoming? {
         let socket = try raw("zmq_msg_recv")
         var frames: [ZMQFrame] = []
         var userID: String?
         var peerAddress: String?
         var sourceDescriptor: Int32?
+        // Every frame read, kept or not, and their bytes.
+        var count = 0
+        var bytes = 0
+        // Decided once the leading frames are in; set `dropped` once the message goes past it.
+        var bound: ZMQMessageBound?
+        var dropped: ZMQDroppedMessage?
+        // While a message is dropped, the memory its frames free goes back to the kernel as it
+        // is freed, arenas' tops included (see `ZMQReceiveLimit.trimAfterBytes`).
+        var releasing = false
+        defer { if releasing { squeeze_release_freed_end() } }
         // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
         var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         part.initialize(to: zmq_msg_t())
@@ -171,58 +191,94 @@ public final class ZMQSocket {
             part.deallocate()
         }
         while true {
-            let rc = zmq_msg_recv(part, socket, frames.isEmpty ? ZMQ_DONTWAIT : 0)
+            let rc = zmq_msg_recv(part, socket, count == 0 ? ZMQ_DONTWAIT : 0)
             if rc < 0 {
                 let error = zmq_errno()
                 if error == EINTR { continue }
-                if error == EAGAIN && frames.isEmpty { return nil }
+                if error == EAGAIN && count == 0 { return nil }
                 throw ZMQError(operation: "zmq_msg_recv", errno: error)
             }
             let more = zmq_msg_more(part) != 0
             let size = zmq_msg_size(part)
-            // Frames from the wire carry the connection's metadata (a ROUTER's routing-id frame
-            // does not), so the first two are asked. NULL (EINVAL) without ZAP.
-            if frames.count < 2 {
-                if userID == nil, let value = zmq_msg_gets(part, "User-Id") {
-                    let id = String(cString: value)
-                    if !id.isEmpty { userID = id }
+            count += 1
+            bytes = size > Int.max - bytes ? Int.max : bytes + size
+            if dropped == nil, let limit {
+                if bound == nil, size > limit.leadingFrameBytes {
+                    dropped = ZMQDroppedMessage(leading: frames, frames: count, bytes: bytes, bound: nil)
+                } else if let bound, !bound.admits(frames: count, bytes: bytes) {
+                    dropped = ZMQDroppedMessage(leading: Array(frames.prefix(limit.leadingFrames)), frames: count, bytes: bytes, bound: bound)
                 }
-                if peerAddress == nil, let value = zmq_msg_gets(part, "Peer-Address") {
-                    let address = String(cString: value)
-                    if !address.isEmpty { peerAddress = address }
-                }
-                if sourceDescriptor == nil {
-                    let descriptor = zmq_msg_get(part, ZMQ_SRCFD)
-                    if descriptor >= 0 { sourceDescriptor = descriptor }
+                if dropped != nil {
+                    squeeze_release_freed_begin()
+                    releasing = true
+                    frames.removeAll()
                 }
             }
-            if size < Self.copiedFrameLimit {
-                if size == 0 {
-                    frames.append(ZMQFrame([]))
-                } else if let data = zmq_msg_data(part) {
-                    frames.append(ZMQFrame(Array(UnsafeRawBufferPointer(start: data, count: size))))
-                } else {
-                    throw ZMQError(operation: "zmq_msg_data", errno: EFAULT)
-                }
+            if dropped != nil {
+                // Not kept: its memory goes back now, not when the next frame is read into it.
+                zmq_msg_close(part)
+                guard zmq_msg_init(part) == 0 else { throw ZMQError.last("zmq_msg_init") }
             } else {
-                guard zmq_msg_data(part) != nil else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
-                // The frame takes the message over; the next frame gets a fresh one.
-                let next = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
-                next.initialize(to: zmq_msg_t())
-                guard zmq_msg_init(next) == 0 else {
-                    next.deallocate()
-                    throw ZMQError.last("zmq_msg_init")
+                // Frames from the wire carry the connection's metadata (a ROUTER's routing-id
+                // frame does not), so the first two are asked. NULL (EINVAL) without ZAP.
+                if frames.count < 2 {
+                    if userID == nil, let value = zmq_msg_gets(part, "User-Id") {
+                        let id = String(cString: value)
+                        if !id.isEmpty { userID = id }
+                    }
+                    if peerAddress == nil, let value = zmq_msg_gets(part, "Peer-Address") {
+                        let address = String(cString: value)
+                        if !address.isEmpty { peerAddress = address }
+                    }
+                    if sourceDescriptor == nil {
+                        let descriptor = zmq_msg_get(part, ZMQ_SRCFD)
+                        if descriptor >= 0 { sourceDescriptor = descriptor }
+                    }
                 }
-                frames.append(ZMQFrame(FrameBytes(receivedMessage: part)))
-                part = next
+                frames.append(try Self.frame(taking: &part, size: size))
+                if let limit, bound == nil, frames.count == limit.leadingFrames || !more {
+                    let decided = limit.bound(frames)
+                    bound = decided
+                    if !decided.admits(frames: count, bytes: bytes) {
+                        dropped = ZMQDroppedMessage(leading: frames, frames: count, bytes: bytes, bound: decided)
+                        squeeze_release_freed_begin()
+                        releasing = true
+                        frames.removeAll()
+                    }
+                }
             }
             if !more {
+                if var dropped {
+                    dropped.frames = count
+                    dropped.bytes = bytes
+                    return .dropped(dropped)
+                }
                 var message = ZMQMessage(frames)
                 message.userID = userID
                 message.peerAddress = peerAddress
                 message.sourceDescriptor = sourceDescriptor
-                return message
+                return .message(message)
             }
         }
+    }
+
+    /// The frame in `part`, just received: a copy of a short one (the message stays for the
+    /// next frame), or a long one that takes the message over (`part` is then a fresh one).
+    private static func frame(taking part: inout UnsafeMutablePointer<zmq_msg_t>, size: Int) throws -> ZMQFrame {
+        guard size >= copiedFrameLimit else {
+            if size == 0 { return ZMQFrame([]) }
+            guard let data = zmq_msg_data(part) else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
+            return ZMQFrame(Array(UnsafeRawBufferPointer(start: data, count: size)))
+        }
+        guard zmq_msg_data(part) != nil else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
+        let next = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+        next.initialize(to: zmq_msg_t())
+        guard zmq_msg_init(next) == 0 else {
+            next.deallocate()
+            throw ZMQError.last("zmq_msg_init")
+        }
+        let frame = ZMQFrame(FrameBytes(receivedMessage: part))
+        part = next
+        return frame
     }
 }

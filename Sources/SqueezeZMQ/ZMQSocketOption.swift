@@ -8,7 +8,8 @@ public enum ZMQSocketOption: Sendable {
     case sendHighWaterMark(Int32)
     /// Incoming queue limit in messages per peer.
     case receiveHighWaterMark(Int32)
-    /// Largest accepted inbound message in bytes; larger ones drop the connection.
+    /// Largest accepted inbound frame in bytes: libzmq checks each frame, not a whole message,
+    /// and drops the connection of a peer that sends a larger one (`tcp://` only).
     case maxMessageSize(Int64)
     /// ROUTER: fail with EHOSTUNREACH instead of silently dropping unroutable messages.
     case routerMandatory(Bool)

@@ -62,11 +62,7 @@ final class BackgroundProcess {
         let deadline = Date().addingTimeInterval(timeout)
         var peak = 0
         while process.isRunning && Date() < deadline {
-            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kib = Int(line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") {
-                peak = max(peak, kib)
-            }
+            if let kib = ProcessStatus.kibibytes("VmHWM", of: pid) { peak = max(peak, kib) }
             usleep(20_000)
         }
         return (process.isRunning ? nil : process.terminationStatus, peak)

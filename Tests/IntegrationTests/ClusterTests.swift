@@ -97,10 +97,7 @@ struct ClusterTests {
 
     /// The resident set of process `pid` in MiB, from /proc; nil once it is gone.
     private static func residentMiB(_ pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
-        return kilobytes / 1024
+        ProcessStatus.mebibytes("VmRSS", of: pid)
     }
 
     @Test("a worker stopped with SIGSTOP is declared dead; after SIGCONT its late results are dropped")

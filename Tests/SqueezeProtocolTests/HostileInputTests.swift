@@ -262,8 +262,15 @@ struct HostileInputTests {
         #expect(decodeError([Fixtures.header(.error), padded]) == nil)
         for type in Fixtures.jsonTypes {
             let error = decodeError([Fixtures.header(type), padded + [0x20]])
-            #expect(error == .oversized("control body", size: limit + 1, limit: limit), "\(type)")
+            // An announcement is all an unregistered peer may send, so its limit is smaller.
+            let typeLimit = type == .workerReady ? ProtocolLimits.maxHelloBody : limit
+            #expect(error == .oversized("control body", size: limit + 1, limit: typeLimit), "\(type)")
         }
+        let hello = WireCodec.encode(.workerReady(Fixtures.hello))[1]
+        let paddedHello = Array(hello) + [UInt8](repeating: 0x20, count: ProtocolLimits.maxHelloBody - hello.count)
+        #expect(decodeError([Fixtures.header(.workerReady), paddedHello]) == nil)
+        #expect(decodeError([Fixtures.header(.workerReady), paddedHello + [0x20]])
+            == .oversized("control body", size: ProtocolLimits.maxHelloBody + 1, limit: ProtocolLimits.maxHelloBody))
     }
 
     @Test func jobIDBodyOfWrongLength() {

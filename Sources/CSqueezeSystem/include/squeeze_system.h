@@ -29,11 +29,28 @@ int squeeze_o_direct(void);
 int squeeze_set_direct(int fd, int on);
 
 /// mallopt(3) M_MMAP_THRESHOLD and M_TRIM_THRESHOLD (Swift's Glibc module lacks malloc.h).
-/// Returns 1 when both were set.
+/// Returns 1 when both were set; the trim threshold is then remembered for
+/// squeeze_release_freed_end.
 int squeeze_tune_malloc(int mmap_threshold, int trim_threshold);
 
 /// mallopt(3) M_ARENA_MAX: at most this many malloc arenas, whatever the number of threads.
 /// Returns 1 when it was set.
 int squeeze_limit_malloc_arenas(int arenas);
+
+/// malloc_trim(3) with no padding: glibc gives the free pages inside every arena, and the top
+/// of the main one, back to the kernel. Returns 1 when some memory was released.
+int squeeze_trim_malloc(void);
+
+/// Starts a stretch in which memory freed at the top of a malloc heap goes back to the kernel
+/// at once: the trim threshold squeeze_tune_malloc set is 0 until the matching
+/// squeeze_release_freed_end. malloc_trim cannot do this for the top of a thread's arena,
+/// which glibc shrinks only as a free reaches it, and never past a threshold as large as the
+/// arena's heap. Stretches may overlap (several threads); without squeeze_tune_malloc glibc's
+/// own threshold is small already, and nothing changes.
+void squeeze_release_freed_begin(void);
+
+/// Ends a stretch squeeze_release_freed_begin started: the last one to end puts the tuned
+/// trim threshold back.
+void squeeze_release_freed_end(void);
 
 #endif

@@ -14,12 +14,13 @@ extension CoordinatorCore {
             // before its names reach a log line.
             if let defect = hello.defect {
                 countMalformed(ProtocolError.malformed(defect), from: peer)
-                workers.remove(peer)
+                forget(peer)
                 send(.error(ErrorReply(message: "workerReady refused: \(defect)")), to: peer)
                 return
             }
             guard admitWorkerID(hello, from: peer) else { return }
             let record = workers.register(peer, hello: hello, origin: verification.origins[peer] ?? nil, at: now)
+            outbox.append(.registration(peer, registered: true))
             scheduler.addWorker(peer, credit: hello.slots * creditPerSlot, relayCredit: hello.slots * Self.relayCreditPerSlot,
                                 engines: record.engines)
             // Reconnecting does not lift a quarantine, nor does a new worker id with the same CURVE key.
@@ -137,10 +138,50 @@ extension CoordinatorCore {
     /// it is forgotten, and the checks it was to make are made by others.
     mutating func workerGone(_ peer: PeerID, now: ContinuousClock.Instant) {
         requeue(worker: peer, now: now)
-        workers.remove(peer)
+        forget(peer)
         verifierLeft(peer, now: now)
         pump()
     }
+
+    /// Removes `peer` from the roster; the workers' endpoint takes only the handshake from it again.
+    mutating func forget(_ peer: PeerID) {
+        guard workers.remove(peer) != nil else { return }
+        outbox.append(.registration(peer, registered: false))
+    }
+
+    /// A message the workers' endpoint dropped as it read it. One past its type's bound, or of
+    /// a type workers do not send, is malformed. One that fit came from a peer not registered
+    /// when it arrived: an answer is late, as it would have been had it been read (a worker
+    /// declared dead while it compressed sends those); the rest is ignored, as from any peer
+    /// the coordinator does not know.
+    mutating func dropped(_ message: DroppedMessage, from peer: PeerID) {
+        if let defect = message.defect {
+            countMalformed(defect, from: peer)
+            if message.header?.type == .workerReady { refuseHello(defect, to: peer) }
+            return
+        }
+        guard let type = message.header?.type else { return }
+        guard MessageType.fromWorkers.contains(type) else {
+            countMalformed(ProtocolError.malformed("unexpected \(type) on the worker endpoint"), from: peer)
+            return
+        }
+        guard Self.answers.contains(type) else { return }
+        lateResults += 1
+        warn("dropped an answer from a peer that is not a registered worker", metadata: [
+            "message": "\(type)", "peer": "\(peer.description)", "count": "\(lateResults)",
+        ])
+    }
+
+    /// A `workerReady` that did not decode, or was too large to read, gets the `error` the
+    /// protocol promises. A worker that registered before and now sends garbage stays what it
+    /// was; only an unknown peer is told why it is not welcome.
+    mutating func refuseHello(_ error: any Error, to peer: PeerID) {
+        guard workers[peer] == nil else { return }
+        send(.error(ErrorReply(message: "workerReady refused: \(String("\(error)".prefix(300)))")), to: peer)
+    }
+
+    /// What a worker sends about an item, a stitch or a check it was given.
+    static let answers: Set<MessageType> = [.result, .resultRef, .itemFailed, .stitched, .verified]
 
     /// Counts a message from `peer` that was dropped as malformed or unexpected, and warns (throttled).
     mutating func countMalformed(_ error: any Error, from peer: PeerID) {

@@ -111,11 +111,9 @@ struct CoordinatorCore {
             countMalformed(error, from: peer)
         case .malformedHello(let error, let peer):
             countMalformed(error, from: peer)
-            // A worker that registered before and now sends garbage stays what it was; only
-            // an unknown peer is told why it is not welcome.
-            if workers[peer] == nil {
-                send(.error(ErrorReply(message: "workerReady refused: \(String("\(error)".prefix(300)))")), to: peer)
-            }
+            refuseHello(error, to: peer)
+        case .dropped(let message, let peer):
+            dropped(message, from: peer)
         case .workerSendFailed(let peer, let error):
             sendFailed(to: peer, error: error)
         case .tick:

@@ -21,4 +21,7 @@ enum CoordinatorEffect: Sendable {
     case endJobEvents(JobID)
     /// Remove a workspace at once: no writer runs to do it after the job's other commands.
     case removeWorkspace(JobWorkspace)
+    /// Worker `peer` was registered (before its welcome goes out), or forgotten: the workers'
+    /// endpoint takes more than the handshake only from registered peers.
+    case registration(PeerID, registered: Bool)
 }

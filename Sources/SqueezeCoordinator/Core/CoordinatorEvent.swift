@@ -12,6 +12,9 @@ enum CoordinatorEvent: Sendable {
     /// A `workerReady` from `peer` whose body did not decode (slots 2^64, a string for a
     /// number, a field missing): counted as malformed and refused with an `error`.
     case malformedHello(any Error, from: PeerID)
+    /// A message from `peer` that the workers' endpoint dropped as it read it, past its bound
+    /// (`ProtocolReceiveLimits`): none of its frames was kept.
+    case dropped(DroppedMessage, from: PeerID)
     /// A send to a worker failed.
     case workerSendFailed(PeerID, ZMQError)
     /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.

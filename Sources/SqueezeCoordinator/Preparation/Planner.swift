@@ -80,7 +80,7 @@ struct Planner: Sendable {
         var bytes = 0
         var taken = 0
         for (position, entry) in queued.enumerated() {
-            if !bundle.isEmpty, bytes + entry.size > target || bundle.count >= ProtocolLimits.maxBlocksPerItem {
+            if !bundle.isEmpty, bytes + entry.size > min(target, ProtocolLimits.maxItemBytes) || bundle.count >= ProtocolLimits.maxBlocksPerItem {
                 items.append(make(bundle, bytes: bytes))
                 bundle = []
                 bytes = 0
@@ -124,7 +124,7 @@ struct Planner: Sendable {
     static func shape(blockCount: Int, blockSize: Int, itemBytes: Int) -> ItemShape {
         guard blockCount > 1 else { return .single }
         let span = blocksPerItem(blockCount: blockCount, blockSize: blockSize, itemBytes: itemBytes)
-        let wide = min(span * headFactor, max(span, blockCount / minimumItemsPerFile), ProtocolLimits.maxBlocksPerItem)
+        let wide = min(span * headFactor, max(span, blockCount / minimumItemsPerFile), maxBlocks(blockSize: blockSize))
         let tail = min(blockCount, span * tailItems)
         // Whole wide items only: what does not fill one joins the tail.
         return ItemShape(blockCount: blockCount, wide: wide, headBlocks: (blockCount - tail) / wide * wide, span: span)
@@ -135,6 +135,13 @@ struct Planner: Sendable {
     static func blocksPerItem(blockCount: Int, blockSize: Int, itemBytes: Int) -> Int {
         let bySize = max(1, itemBytes / max(blockSize, 1))
         let bySpread = max(1, blockCount / minimumItemsPerFile)
-        return min(bySize, bySpread, ProtocolLimits.maxBlocksPerItem)
+        return min(bySize, bySpread, maxBlocks(blockSize: blockSize))
+    }
+
+    /// The most blocks of `blockSize` bytes one item may carry: the protocol's block count and
+    /// item size (`ProtocolLimits.maxItemBytes`), so every `work` and `result` is within the bound
+    /// its receiver holds it to, whatever `itemBytes` asks.
+    static func maxBlocks(blockSize: Int) -> Int {
+        min(ProtocolLimits.maxBlocksPerItem, max(1, ProtocolLimits.maxItemBytes / max(blockSize, 1)))
     }
 }

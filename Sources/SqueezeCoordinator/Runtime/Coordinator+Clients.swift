@@ -19,7 +19,8 @@ extension Coordinator {
                 .linger(1000),
             ] + (curve?.options ?? []),
             bind: addresses,
-            handshakeFailures: curve?.handshakeFailures)
+            handshakeFailures: curve?.handshakeFailures,
+            receiveLimit: ProtocolReceiveLimits.coordinatorClients)
     }
 
     /// Serves clients until the endpoint shuts down. Each submission gets a child task that
@@ -37,10 +38,8 @@ extension Coordinator {
                         envelope = decoded
                     case .failure(let error):
                         await handle(.malformed(error, from: peer))
-                        // A request whose header is sound gets an answer, so its client never waits forever.
                         if message.frames.count >= 2, let header = try? MessageHeader(decoding: message.frames[1]), header.type == .submit {
-                            let reply = ErrorReply(message: "submit refused: \(error)")
-                            endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: header.correlation)))
+                            refuse(header, from: peer, on: endpoint, because: error)
                         }
                         continue
                     }
@@ -79,9 +78,22 @@ extension Coordinator {
                     await handle(.clientSendFailed(PeerID(sender: message), error))
                 case .tick:
                     break  // this endpoint has no clock; the workers' endpoint drives `tick`
+                case .dropped(let dropped):
+                    let peer = PeerID(sender: dropped)
+                    let read = DroppedMessage(dropped, routed: true)
+                    let error = read.defect ?? ProtocolError.malformed("unexpected \(read.header.map { "\($0.type)" } ?? "message") on the client endpoint")
+                    await handle(.malformed(error, from: peer))
+                    if let header = read.header, header.type == .submit { refuse(header, from: peer, on: endpoint, because: error) }
                 }
             }
         }
+    }
+
+    /// Answers a `submit` that was refused before it was read (`error`), so its client never
+    /// waits forever: a request whose header is sound gets an answer.
+    private nonisolated func refuse(_ header: MessageHeader, from peer: PeerID, on endpoint: ZMQEndpoint, because error: any Error) {
+        let reply = ErrorReply(message: "submit refused: \(error)")
+        endpoint.send(ZMQMessage([ZMQFrame(peer.bytes)] + WireCodec.encode(.error(reply), correlation: header.correlation)))
     }
 
     /// Starts one submitted job and forwards its events to the client until `finished`.

@@ -34,14 +34,15 @@ extension Coordinator {
                 type: .router,
                 options: [
                     .routerMandatory(true),
-                    .maxMessageSize(ProtocolLimits.maxMessageSize),
+                    .maxMessageSize(ProtocolLimits.maxFrameSize),
                     .sendHighWaterMark(100_000),
                     .receiveHighWaterMark(100_000),
                 ] + (curve?.options ?? []),
                 bind: workerEndpoints,
                 handshakeFailures: curve?.handshakeFailures,
                 tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval),
-                reflex: HeartbeatReflex.answer))
+                reflex: HeartbeatReflex.answer,
+                receiveLimit: ProtocolReceiveLimits.coordinatorWorkers { [registeredPeers] in registeredPeers.contains($0) }))
             do {
                 clientEndpoint = clientEndpoints.isEmpty ? nil
                     : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
@@ -206,6 +207,8 @@ extension Coordinator {
                 await handle(.workerSendFailed(PeerID(sender: message), error))
             case .tick:
                 await handle(.tick)
+            case .dropped(let dropped):
+                await handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
             }
         }
     }

@@ -41,6 +41,8 @@ public actor Coordinator {
     private(set) var openSubmissions = 0
     /// `shutdown()` from any thread.
     let shutdownSignal = ShutdownSignal()
+    /// The registered workers' routing ids, for the workers' endpoint's receive limit.
+    let registeredPeers = RegisteredPeers()
 
     /// A coordinator using `context` for its sockets.
     public init(configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")) {
@@ -91,6 +93,8 @@ public actor Coordinator {
             case .removeWorkspace(let workspace):
                 // Only while no writer runs (before `run`): nothing else uses the folder.
                 workspace.remove()
+            case .registration(let peer, let registered):
+                registeredPeers.set(peer, registered: registered)
             default:
                 if let stage = outbox?.perform(effect) { filled.insert(stage) }
             }

@@ -39,7 +39,7 @@ struct CoordinatorOutbox: Sendable {
             queue = (scans.stage, scans.push(request))
         case .journal(let command):
             queue = (journal.stage, journal.push(command))
-        case .write, .jobEvent, .endJobEvents, .removeWorkspace:
+        case .write, .jobEvent, .endJobEvents, .removeWorkspace, .registration:
             return nil
         }
         return queue.accepted ? nil : queue.stage

@@ -34,4 +34,9 @@ extension PeerID {
     init(sender message: ZMQMessage) {
         self.init(message.frames.first.map(Array.init) ?? [])
     }
+
+    /// The peer a ROUTER's dropped message came from: its first leading frame.
+    init(sender dropped: ZMQDroppedMessage) {
+        self.init(dropped.leading.first.map(Array.init) ?? [])
+    }
 }

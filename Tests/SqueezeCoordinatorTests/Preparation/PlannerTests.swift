@@ -1,5 +1,6 @@
 import SqueezeGzip
 import SqueezeIO
+import SqueezeProtocol
 import Testing
 @testable import SqueezeCoordinator
 
@@ -141,6 +142,23 @@ struct PlannerTests {
         // Spread over 64 bundles: 65,536 bytes over 64 is 1,024 each (above a block).
         #expect(items.count == Planner.minimumBundles)
         #expect(items.allSatisfy { $0.blocks.count == 1024 })
+    }
+
+    @Test("no item carries more than the protocol's item size, whatever the item size asked: large files' items and bundles alike")
+    func itemsWithinTheProtocol() {
+        let blockSize = 1 << 20
+        let limit = ProtocolLimits.maxItemBytes
+        // A 64 GiB file and 20,000 files of 1 MiB, with items of 1 GiB asked for: without the
+        // cap, head items of 4 GiB and bundles of 312.5 MiB (the files spread over 64).
+        let files = [file(0, size: 64 << 30, blockSize: blockSize)] + (1...20_000).map { file($0, size: UInt64(blockSize), blockSize: blockSize) }
+        let items = Planner.items(for: files, blockSize: blockSize, itemBytes: 1 << 30)
+        #expect(items.allSatisfy { $0.bytes <= limit && $0.blocks.count <= limit / blockSize })
+        // The cap does not cut items smaller than it needs to: the head items and the bundles are full.
+        #expect(items.filter { $0.blocks.first?.file == 0 }.map(\.bytes).max() == limit)
+        #expect(items.filter { $0.blocks.first?.file != 0 }.map(\.bytes).max() == limit)
+        #expect(items.flatMap(\.blocks).count == 65_536 + 20_000)
+        #expect(Planner.maxBlocks(blockSize: 4096) == ProtocolLimits.maxBlocksPerItem)
+        #expect(Planner.maxBlocks(blockSize: ProtocolLimits.maxBlockSize) == 4)
     }
 
     @Test("no files, no items")

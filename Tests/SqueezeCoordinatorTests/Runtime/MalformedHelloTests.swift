@@ -46,4 +46,20 @@ struct MalformedHelloTests {
         #expect(quiet.sent.isEmpty && harness.core.malformedMessages == 2)
         #expect(harness.core.workers[a] != nil, "still registered")
     }
+
+    @Test("a workerReady too large to read (9 MiB) is dropped as it is read, and the unknown peer still gets its error")
+    func oversizedHello() throws {
+        var harness = CoreHarness()
+        defer { harness.cleanUp() }
+        let dropped = ZMQDroppedMessage(leading: [ZMQFrame(Array("big".utf8)), ZMQFrame(MessageHeader(type: .workerReady).encoded())],
+                                        frames: 3, bytes: 9 << 20, bound: ZMQMessageBound(frames: 2, bytes: 64 << 10))
+        let effects = harness.handle(.dropped(DroppedMessage(dropped, routed: true), from: "big"), at: .zero)
+        let reply = effects.sent.first { $0.peer == "big" }
+        guard case .error(let error)? = reply?.message else {
+            Issue.record("no error reply: \(effects.sent)")
+            return
+        }
+        #expect(error.message.hasPrefix("workerReady refused:"))
+        #expect(harness.core.malformedMessages == 1)
+    }
 }

@@ -1,0 +1,38 @@
+/// The longest table of each kind the decoders accept, worked out field by field from their
+/// limits (docs/protocol.md, "Size limits"): what `MessageType.bound` is made of.
+extension WireCodec {
+    /// A length-prefixed byte string of at most `limit` bytes.
+    private static func string(_ limit: Int) -> Int { 4 + limit }
+
+    private static let blocks = ProtocolLimits.maxBlocksPerItem
+    private static let path = string(ProtocolLimits.maxPathBytes)
+    private static let gzipHeader = string(ProtocolLimits.maxHeaderBytes)
+
+    /// Job, item, engine, level, count; per block file, index, dictionary and data lengths, last flag.
+    static let maxWorkTable = 8 + 8 + 1 + 1 + 4 + blocks * (4 + 4 + 4 + 4 + 1)
+    /// Job, item, count; per block CRC, raw and compressed lengths.
+    static let maxResultTable = 8 + 8 + 4 + blocks * (4 + 4 + 4)
+    /// Job, item, attempt, engine, level, flags, workspace, count; per block file, index, offset,
+    /// dictionary and data lengths, flags, size, mtime (2), inode, permissions, path, gzip header,
+    /// placement (attempt, offset).
+    static let maxWorkRefTable = 8 + 8 + 8 + 1 + 1 + 1 + path + 4
+        + blocks * (4 + 4 + 8 + 4 + 4 + 1 + 8 + 8 + 8 + 8 + 4 + path + gzipHeader + 8 + 8)
+    /// Job, item, attempt, count; per piece CRC, raw length, piece length, failure.
+    static let maxResultRefTable = 8 + 8 + 8 + 4 + blocks * (4 + 4 + 8 + string(maxFailureBytes))
+    /// Job, file, attempt, flags, permissions, mtime (2), offset, workspace, gzip header,
+    /// trailer, count; per piece item, attempt, position, length.
+    static let maxStitchTable = 8 + 4 + 8 + 1 + 4 + 8 + 8 + 8 + path + gzipHeader + string(8) + 4 + maxStitchPieces * (8 + 8 + 4 + 8)
+    /// Job, file, attempt, length, failure.
+    static let maxStitchedTable = 8 + 4 + 8 + 8 + string(maxFailureBytes)
+    /// Job, workspace, count; per piece item, attempt, position.
+    static let maxDiscardTable = 8 + path + 4 + maxStitchPieces * (8 + 8 + 4)
+    /// Check, job, item, count; per block kind, raw length, last flag, then the longest kind's
+    /// fields: a member reference (source path, size, mtime (2), inode, offset, dictionary
+    /// length, compressed path, offset and length, gzip header).
+    static let maxVerifyTable = 8 + 8 + 8 + 4 + blocks * (1 + 4 + 1 + max(
+        4 + 4,  // inline: dictionary and compressed lengths
+        path + 8 + 8 + 8 + 8 + 8 + 4 + path + 8 + 8 + gzipHeader,  // reference or member
+        path + 8 + 8))  // range: path, offset, length
+    /// Check, count; per finding outcome, CRC, source CRC, reason, stored CRC.
+    static let maxVerifiedTable = 8 + 4 + blocks * (1 + 4 + 4 + string(maxFailureBytes) + 4)
+}
