@@ -10,12 +10,14 @@ import NIOConcurrencyHelpers
 /// `/proc/net/tcp` (or `tcp6`), whose inode a process holds as `socket:[inode]` among its
 /// descriptors in `/proc/PID/fd`. Walking every process's descriptors costs about a
 /// microsecond per descriptor on the machine, so the inode-to-pid map of the last walk is
-/// kept and walked again only for an inode it lacks, at most once per `rescanInterval`: a
-/// flood of joining peers costs a few walks, not one each. Processes in another pid
-/// namespace are not found (nil). Blocking: on a pool thread.
+/// kept, and walked again only for an inode it lacks (or whose process no longer holds it:
+/// inode numbers come back), at most once per `rescanInterval`; a lookup waits for its turn,
+/// so a flood of joining peers costs one walk per interval. Unknown means nil, which the
+/// coordinator takes for "one process with every other loopback peer": the safe side.
+/// Processes in another pid namespace are not found (nil). Blocking: on a thread of its own.
 public final class LoopbackPeers: Sendable {
     /// How soon after a walk of `/proc` an unknown inode may start another.
-    public static let rescanInterval = Duration.milliseconds(200)
+    public static let rescanInterval = Duration.milliseconds(50)
 
     private struct Cache {
         var owners: [UInt64: Int32] = [:]
@@ -33,9 +35,19 @@ public final class LoopbackPeers: Sendable {
         guard let ends = Self.ends(of: descriptor), ends.peer.isLoopback,
               let inode = Self.inode(local: ends.peer, remote: ends.mine) else { return nil }
         return cache.withLockedValue { cache in
-            if let pid = cache.owners[inode] { return pid }
-            let now = ContinuousClock.now
-            if let walked = cache.walkedAt, now - walked < Self.rescanInterval { return nil }
+            // Inode numbers are reused once sockets close: an entry of an older walk counts only
+            // if that process still holds the socket.
+            if let pid = cache.owners[inode], Self.process(pid, holds: inode) { return pid }
+            var now = ContinuousClock.now
+            if let walked = cache.walkedAt, now - walked < Self.rescanInterval {
+                // Off the events' path (a child task of the coordinator's): waiting bounds the
+                // walks under a flood of joins without giving up on the peer.
+                let wait = Self.rescanInterval - (now - walked)
+                let (seconds, attoseconds) = wait.components
+                var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+                _ = nanosleep(&pause, nil)
+                now = ContinuousClock.now
+            }
             cache.owners = Self.socketOwners()
             cache.walkedAt = now
             return cache.owners[inode]
@@ -93,7 +105,15 @@ public final class LoopbackPeers: Sendable {
     /// The inode of the socket whose local end is `local` and remote end `remote`.
     static func inode(local: End, remote: End) -> UInt64? {
         let table = local.isIPv6 ? "/proc/net/tcp6" : "/proc/net/tcp"
-        guard let text = try? String(contentsOfFile: table, encoding: .ascii) else { return nil }
+        // Read to the end: the kernel gives its size as 0, and a reader that trusts that (or
+        // stops at the first read) sees only the first page's rows.
+        var bytes: [UInt8] = []
+        do {
+            try ChunkReader.read(BytePath(table), chunkSize: 64 << 10) { bytes.append(contentsOf: $0) }
+        } catch {
+            return nil
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         let wantLocal = "\(local.address):\(String(format: "%04X", local.port))"
         let wantRemote = "\(remote.address):\(String(format: "%04X", remote.port))"
         for line in text.split(separator: "\n").dropFirst() {
@@ -102,6 +122,22 @@ public final class LoopbackPeers: Sendable {
             return UInt64(fields[9])
         }
         return nil
+    }
+
+    /// Whether process `pid` holds socket `inode` among its descriptors now.
+    static func process(_ pid: Int32, holds inode: UInt64) -> Bool {
+        guard let descriptors = opendir("/proc/\(pid)/fd") else { return false }
+        defer { closedir(descriptors) }
+        let wanted = "socket:[\(inode)]"
+        var target = [CChar](repeating: 0, count: 64)
+        while let fd = readdir(descriptors) {
+            let name = withUnsafeBytes(of: fd.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.first?.isNumber == true else { continue }
+            let count = readlink("/proc/\(pid)/fd/\(name)", &target, target.count - 1)
+            guard count > 0 else { continue }
+            if String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == wanted { return true }
+        }
+        return false
     }
 
     /// Every visible process's socket descriptors: inode to pid.

@@ -23,6 +23,10 @@ public struct WorkerStatus: Codable, Sendable, Equatable {
     public var quarantined: Bool?
     /// Its answers refused by the result check; nil from coordinators before the check.
     public var refusedResults: Int?
+    /// For a worker connected over loopback, the pid of the process the kernel says is at the
+    /// other end (which may differ from the `pid` it announced); nil for other workers, before
+    /// the coordinator has looked, or when it could not tell.
+    public var localProcess: Int32?
 
     /// Creates a worker status.
     public init(workerID: String, host: String, slots: Int, busy: Int, megabytesPerSecond: Double, lastHeartbeatSeconds: Double, itemsDone: Int, engines: [String]? = nil, storage: String? = nil,

@@ -22,6 +22,10 @@ item into corrupt deflate (a flipped bit) under the true CRC-32 and length, and 
 announces `verify` and no engine and calls every block good with the true CRC-32 its partner
 kept (it decodes anyone else's honestly). With CURVE_SECRET_V the second connects with a key
 of its own. Prints "answered N", "vouched N" (for its partner) and "verdict N" (for others).
+With COLLUDE_SHARE (a folder) the compressing id leaves each block's true CRC-32 and the bytes
+it sent there, and with COLLUDE_ROLE=compress it registers no second id: MODE `collude-verify`,
+another process, is then the partner (it announces `verify` and no engine, and vouches for the
+bytes it finds in the folder): two processes, and with a key each, two principals.
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
 in the environment, it connects with CURVE.
 """
@@ -30,7 +34,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "collude"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "collude", "collude-verify"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -128,8 +132,53 @@ def stitch(table):
         os.close(fd)
     return struct.pack("<QIQQI", job, file, attempt, end, 0)
 
+def honest_crc(dictionary, deflated):
+    d = zlib.decompressobj(-15, zdict=dictionary) if dictionary else zlib.decompressobj(-15)
+    try:
+        return zlib.crc32(d.decompress(deflated) + d.flush()) & 0xFFFFFFFF
+    except zlib.error:
+        return 0
+
+def collude_verify():
+    """The vouching half of a party in a process of its own, told the truth through COLLUDE_SHARE."""
+    share, judged, vouched, last_beat = os.environ["COLLUDE_SHARE"], 0, 0, 0.0
+    while True:
+        if time.monotonic() - last_beat > 0.3:
+            sock.send_multipart([header(3)])
+            last_beat = time.monotonic()
+        if not sock.poll(100):
+            continue
+        frames = sock.recv_multipart()
+        if len(frames[0]) != 16 or frames[0][3] != 18:
+            continue
+        check, job, item, count = struct.unpack_from("<QQQI", frames[1], 0)
+        findings, partner = b"", False
+        for i in range(count):
+            dictionary, deflated = frames[2 + 2 * i], frames[3 + 2 * i]
+            crc = None
+            try:
+                with open(f"{share}/{job}-{item}-{i}", "rb") as kept:
+                    data = kept.read()
+                if data[4:] == deflated:
+                    (crc,) = struct.unpack_from("<I", data, 0)
+                    partner = True
+            except OSError:
+                pass
+            if crc is None:
+                crc = honest_crc(dictionary, deflated)
+            findings += struct.pack("<BIII", 0, crc, 0, 0)
+        sock.send_multipart([header(19), struct.pack("<QI", check, count) + findings])
+        if partner:
+            vouched += 1
+            print(f"vouched {vouched}", flush=True)
+        else:
+            judged += 1
+            print(f"verdict {judged}", flush=True)
+
 def collude():
     """Two identities of one party: one answers wrongly, the other vouches for it."""
+    share = os.environ.get("COLLUDE_SHARE")
+    alone = os.environ.get("COLLUDE_ROLE") == "compress"
     verifier = ctx.socket(zmq.DEALER)
     verifier.setsockopt(zmq.LINGER, 0)
     verifier.routing_id = (worker_id + "-v").encode()
@@ -139,17 +188,20 @@ def collude():
         public, private = certificates.load_certificate(secret)
         server, _ = certificates.load_certificate(os.environ["CURVE_SERVER"])
         verifier.curve_publickey, verifier.curve_secretkey, verifier.curve_serverkey = public, private, server
-    verifier.connect(endpoint)
-    verifier.send_multipart([header(1), json.dumps({"workerID": worker_id + "-v", "host": "other", "slots": 1, "pid": os.getpid() + 1,
-                                                   "engines": [], "capabilities": ["verify"]}).encode()])
+    if not alone:
+        verifier.connect(endpoint)
+        verifier.send_multipart([header(1), json.dumps({"workerID": worker_id + "-v", "host": "other", "slots": 1, "pid": os.getpid() + 1,
+                                                       "engines": [], "capabilities": ["verify"]}).encode()])
     true_crcs, answered, judged, vouched, last_beat = {}, 0, 0, 0, 0.0
     poller = zmq.Poller()
     poller.register(sock, zmq.POLLIN)
-    poller.register(verifier, zmq.POLLIN)
+    if not alone:
+        poller.register(verifier, zmq.POLLIN)
     while True:
         if time.monotonic() - last_beat > 0.3:
             sock.send_multipart([header(3)])
-            verifier.send_multipart([header(3)])
+            if not alone:
+                verifier.send_multipart([header(3)])
             last_beat = time.monotonic()
         for ready, _ in poller.poll(100):
             frames = ready.recv_multipart()
@@ -167,7 +219,10 @@ def collude():
                     out = bytearray(deflate(data, dictionary, last == 1))
                     out[len(out) // 2] ^= 0x01
                     crc = zlib.crc32(data) & 0xFFFFFFFF
-                    true_crcs[(job, item, i)] = crc
+                    true_crcs[(job, item, i)] = (crc, bytes(out))
+                    if share:
+                        with open(f"{share}/{job}-{item}-{i}", "wb") as kept:
+                            kept.write(struct.pack("<I", crc) + bytes(out))
                     entries.append(struct.pack("<III", crc, length, len(out)))
                     payloads.append(bytes(out))
                 sock.send_multipart([header(5), struct.pack("<QQI", job, item, count) + b"".join(entries)] + payloads)
@@ -177,12 +232,16 @@ def collude():
                 table = frames[1]
                 check, job, item, count = struct.unpack_from("<QQQI", table, 0)
                 findings = b""
-                partner = any((job, item, i) in true_crcs for i in range(count))
+                partner = False
                 for i in range(count):
-                    # Its partner's answers get their true CRC; anyone else's, honestly decoded.
-                    crc = true_crcs.get((job, item, i))
+                    # Its partner's answers (the very bytes it sent) get their true CRC; anyone
+                    # else's, a retry of the same item included, are honestly decoded.
+                    dictionary, deflated = frames[2 + 2 * i], frames[3 + 2 * i]
+                    kept = true_crcs.get((job, item, i))
+                    crc = None
+                    if kept is not None and kept[1] == deflated:
+                        crc, partner = kept[0], True
                     if crc is None:
-                        dictionary, deflated = frames[2 + 2 * i], frames[3 + 2 * i]
                         d = zlib.decompressobj(-15, zdict=dictionary) if dictionary else zlib.decompressobj(-15)
                         try:
                             crc = zlib.crc32(d.decompress(deflated) + d.flush()) & 0xFFFFFFFF
@@ -199,6 +258,8 @@ def collude():
 
 if mode == "collude":
     collude()
+if mode == "collude-verify":
+    collude_verify()
 
 answered = 0
 judged = 0

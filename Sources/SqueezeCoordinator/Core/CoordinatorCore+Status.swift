@@ -6,13 +6,15 @@ extension CoordinatorCore {
     mutating func status(at time: EventTime, cpuSeconds: Double?) -> ClusterStatus {
         advance(to: time)
         let workerList = workers.all.map { worker in
-            WorkerStatus(
+            var status = WorkerStatus(
                 workerID: worker.hello.workerID, host: worker.hello.host, slots: worker.hello.slots,
                 busy: scheduler.busy(worker.routingID), megabytesPerSecond: worker.megabytesPerSecond(now: now),
                 lastHeartbeatSeconds: (now - worker.lastHeard).seconds, itemsDone: worker.itemsDone,
                 engines: worker.engines.map(\.rawValue).sorted(), storage: worker.storage.rawValue,
                 quarantined: verification.quarantine.isQuarantined(verification.identity(of: worker.routingID)) ? true : nil,
                 refusedResults: verification.quarantine.strikes(of: verification.identity(of: worker.routingID)))
+            status.localProcess = worker.principal.origin.process
+            return status
         }.sorted { $0.workerID < $1.workerID }
         let running = jobOrder.compactMap { jobs[$0] }.map { job in
             var status = job.status(now: now)

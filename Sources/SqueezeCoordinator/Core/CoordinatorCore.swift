@@ -114,6 +114,10 @@ struct CoordinatorCore {
             refuseHello(error, to: peer)
         case .dropped(let message, let peer):
             dropped(message, from: peer)
+        case .peerProcess(let peer, let process):
+            verification.origins[peer]?.process = process
+            workers.setProcess(process, of: peer)
+            logger.debug("worker's local process", metadata: ["worker": "\(workerName(peer))", "pid": "\(process.map(String.init) ?? "unknown")"])
         case .workerSendFailed(let peer, let error):
             sendFailed(to: peer, error: error)
         case .tick:

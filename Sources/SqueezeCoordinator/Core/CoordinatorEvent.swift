@@ -15,6 +15,9 @@ enum CoordinatorEvent: Sendable {
     /// A message from `peer` that the workers' endpoint dropped as it read it, past its bound
     /// (`ProtocolReceiveLimits`): none of its frames was kept.
     case dropped(DroppedMessage, from: PeerID)
+    /// The kernel named the process behind loopback worker `peer`'s connection (nil: it could
+    /// not): its principal is known from here on.
+    case peerProcess(PeerID, Int32?)
     /// A send to a worker failed.
     case workerSendFailed(PeerID, ZMQError)
     /// The workers' endpoint ticked: heartbeats, deadlines, progress, flushes.

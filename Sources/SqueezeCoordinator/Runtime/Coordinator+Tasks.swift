@@ -108,6 +108,7 @@ extension Coordinator {
         _ = try? await pool.run { for workspace in leftovers { workspace.remove() } }
         pool.shutdown()
         verifyPool.shutdown()
+        lookupThread.shutdown()
     }
 
     /// Stops taking jobs and ends `run`: running jobs fail, their clients are told and their
@@ -180,26 +181,44 @@ extension Coordinator {
     }
 
     /// The process at the other end of `message`'s connection when it came over loopback,
-    /// looked up at once (the descriptor is the connection's only while it lasts) on the I/O
-    /// pool; the events wait for it, so nothing from the worker overtakes its `workerReady`.
+    /// looked up on its own thread at once (the descriptor is the connection's only while it
+    /// lasts), or nil.
     private nonisolated func localProcess(of message: ZMQMessage) async -> Int32? {
-        guard let descriptor = message.sourceDescriptor, let address = message.peerAddress,
-              address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.") else { return nil }
+        guard let descriptor = message.sourceDescriptor else { return nil }
         let peers = loopbackPeers
-        return (try? await pool.run { peers.process(ofConnection: descriptor) }) ?? nil
+        return (try? await lookupThread.run { peers.process(ofConnection: descriptor) }) ?? nil
     }
 
-    /// The workers' endpoint: its messages, failed sends and ticks, as events.
+    /// The workers' endpoint: its messages, failed sends and ticks, as events. A worker over
+    /// loopback is registered at once as of an unknown process (one principal with every other
+    /// loopback worker: the safe side), and its process, once the kernel names it in a child
+    /// task, follows as an event: a flood of joins never waits for `/proc`.
     private nonisolated func runEvents(_ endpoint: ZMQEndpoint) async {
-        for await event in endpoint.events {
+        await withDiscardingTaskGroup { group in
+            for await event in endpoint.events { await take(event, lookups: &group) }
+        }
+    }
+
+    private nonisolated func take(_ event: ZMQEndpointEvent, lookups group: inout DiscardingTaskGroup) async {
             switch event {
             case .message(let message):
                 let routed = RoutedMessage(message)
                 switch routed.envelope {
                 case .success(let envelope):
-                    var origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
-                    if case .workerReady = envelope.message { origin.process = await localProcess(of: message) }
+                    let origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
                     await handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
+                    if case .workerReady = envelope.message, origin.isLoopback, message.sourceDescriptor != nil {
+                        group.addTask {
+                            // A lookup that finds nothing is tried twice more, a tenth of a
+                            // second apart: the kernel's tables are read while they change.
+                            var process = await self.localProcess(of: message)
+                            for _ in 0..<2 where process == nil {
+                                try? await Task.sleep(for: .milliseconds(100))
+                                process = await self.localProcess(of: message)
+                            }
+                            await self.handle(.peerProcess(routed.peer, process))
+                        }
+                    }
                 case .failure(let error) where routed.type == .workerReady: await handle(.malformedHello(error, from: routed.peer))
                 case .failure(let error): await handle(.malformed(error, from: routed.peer))
                 }
@@ -210,7 +229,6 @@ extension Coordinator {
             case .dropped(let dropped):
                 await handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
             }
-        }
     }
 
     /// The one owner of the readers' queue: each dispatch for a remote worker is loaded and

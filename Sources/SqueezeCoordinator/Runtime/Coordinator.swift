@@ -27,8 +27,10 @@ public actor Coordinator {
     /// Read buffers for items sent to remote workers: sent without a copy, and back here once
     /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
     let readBuffers: FrameBufferPool
-    /// Which local process is at the other end of a worker's loopback connection.
+    /// Which local process is at the other end of a worker's loopback connection, looked up
+    /// on a thread of its own: a lookup may wait for its turn to walk `/proc`.
     let loopbackPeers = LoopbackPeers()
+    let lookupThread = BlockingIOPool(threads: 1, name: "squeeze-peers")
     /// Where the actor and its tasks log.
     let logger: Logger
     /// What the coordinator knows and decides.
@@ -63,6 +65,7 @@ public actor Coordinator {
     deinit {
         pool.shutdown()
         verifyPool.shutdown()
+        lookupThread.shutdown()
     }
 
     /// Malformed or unexpected messages received and dropped.

@@ -26,6 +26,8 @@ struct Principal: Sendable, Hashable {
     func isIndependent(of other: Principal) -> Bool {
         if host == other.host && pid == other.pid { return false }
         if let process = origin.process, let otherProcess = other.origin.process, process == otherProcess { return false }
+        // Two loopback workers, one of an unknown process: it may be the other's.
+        if origin.isLoopback && other.origin.isLoopback && (origin.process == nil || other.origin.process == nil) { return false }
         if let key = origin.key, let otherKey = other.origin.key { return key != otherKey }
         if origin.process != nil && other.origin.process != nil { return true }
         guard let address = origin.address, let otherAddress = other.origin.address else { return false }

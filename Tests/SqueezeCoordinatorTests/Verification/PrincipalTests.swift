@@ -20,7 +20,7 @@ struct PrincipalTests {
     @Test("with keys, the key decides: one key at two addresses is one principal, two keys at one address are two")
     func keys() {
         #expect(!principal(key: "k1", address: "10.0.0.1", pid: 1).isIndependent(of: principal(key: "k1", address: "10.0.0.2", pid: 2)))
-        #expect(principal(key: "k1", address: "127.0.0.1", pid: 1).isIndependent(of: principal(key: "k2", address: "127.0.0.1", pid: 2)))
+        #expect(principal(key: "k1", address: "192.0.2.7", pid: 1).isIndependent(of: principal(key: "k2", address: "192.0.2.7", pid: 2)))
         // One side without a key: the addresses decide.
         #expect(!principal(key: "k1", address: "10.0.0.1", pid: 1).isIndependent(of: principal(address: "10.0.0.1", pid: 2)))
         // libzmq's "no user id" is empty: no key.
@@ -49,6 +49,13 @@ struct PrincipalTests {
         #expect(!keyed.isIndependent(of: sameKey))
         // One process with two keys is still one.
         sameKey.origin = ConnectionOrigin(key: "k2", address: "127.0.0.1", process: 1)
+        #expect(!keyed.isIndependent(of: sameKey))
+        // Two keys in two processes are two.
+        sameKey.origin = ConnectionOrigin(key: "k2", address: "127.0.0.1", process: 2)
+        #expect(keyed.isIndependent(of: sameKey))
+        // A loopback worker whose process is not known (yet) may be anyone's on this host,
+        // whatever its key.
+        sameKey.origin = ConnectionOrigin(key: "k2", address: "127.0.0.1")
         #expect(!keyed.isIndependent(of: sameKey))
     }
 

@@ -11,6 +11,13 @@ struct ConnectionOrigin: Sendable, Hashable {
     /// (`LoopbackPeers`); nil for other connections or when it is not visible here.
     var process: Int32?
 
+    /// Whether the connection comes over loopback: from this host, where a process tells
+    /// workers apart and an address does not.
+    var isLoopback: Bool {
+        guard let address else { return false }
+        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+
     /// An origin of `key`, `address` and `process`.
     init(key: String? = nil, address: String? = nil, process: Int32? = nil) {
         self.process = process

@@ -55,6 +55,11 @@ struct WorkerRoster {
         return record
     }
 
+    /// The kernel named the process behind `peer`'s loopback connection.
+    mutating func setProcess(_ process: Int32?, of peer: PeerID) {
+        records[peer]?.principal.origin.process = process
+    }
+
     /// Forgets `peer`; returns its record if it was registered.
     @discardableResult
     mutating func remove(_ peer: PeerID) -> WorkerRecord? {

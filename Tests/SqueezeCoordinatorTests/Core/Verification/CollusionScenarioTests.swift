@@ -62,8 +62,8 @@ struct CollusionScenarioTests {
 
         var separate = CoreHarness()
         defer { separate.cleanUp() }
-        registerVerifier(verifier, origin: ConnectionOrigin(key: "w2", address: "127.0.0.1"), pid: 2, in: &separate)
-        let (_, checked) = try answer(from: ConnectionOrigin(key: "w1", address: "127.0.0.1"), in: &separate)
+        registerVerifier(verifier, origin: ConnectionOrigin(key: "w2", address: "192.0.2.9"), pid: 2, in: &separate)
+        let (_, checked) = try answer(from: ConnectionOrigin(key: "w1", address: "192.0.2.9"), in: &separate)
         #expect(verifies(checked, to: verifier) != nil && checksLocally(checked) == nil)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SqueezeIO
+@testable import SqueezeIO
 import Testing
 
 /// The process behind a loopback connection, as the kernel says, on real sockets.
@@ -25,7 +25,7 @@ struct LoopbackPeersTests {
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
         }
-        try #require(rc == 0 && listen(fd, 4) == 0)
+        try #require(rc == 0 && listen(fd, 128) == 0)
         var bound = sockaddr_storage()
         length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
@@ -43,10 +43,10 @@ struct LoopbackPeersTests {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         let host = six ? "::1" : "127.0.0.1"
-        child.arguments = ["-c", "import socket, time; s = socket.create_connection(('\(host)', \(port))); time.sleep(30)"]
+        child.arguments = ["-c", "import socket, time; s = socket.create_connection(('\(host)', \(port))); time.sleep(20)"]
         try child.run()
         defer {
-            child.terminate()
+            kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
         }
         let connection = accept(server, nil, nil)
@@ -73,5 +73,35 @@ struct LoopbackPeersTests {
         let peers = LoopbackPeers()
         #expect(peers.process(ofConnection: connection) == getpid())
         #expect(peers.process(ofConnection: server) == nil, "a listener has no peer")
+        // A cached owner counts only while it still holds the socket (inode numbers come back).
+        let ends = try #require(LoopbackPeers.ends(of: connection))
+        let inode = try #require(LoopbackPeers.inode(local: ends.peer, remote: ends.mine))
+        #expect(LoopbackPeers.process(getpid(), holds: inode))
+        #expect(!LoopbackPeers.process(1, holds: inode))
+    }
+
+    @Test("with enough connections that the kernel's table runs past its first page, the last one is still found")
+    func longTable() throws {
+        let (server, port) = try listener()
+        defer { close(server) }
+        var descriptors: [Int32] = []
+        defer { for fd in descriptors { close(fd) } }
+        // 100 connections, each two rows of about 150 bytes: several pages of /proc/net/tcp.
+        var last: Int32 = -1
+        for _ in 0..<100 {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(client >= 0)
+            descriptors.append(client)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            address.sin_port = port.bigEndian
+            let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            try #require(rc == 0)
+            last = accept(server, nil, nil)
+            try #require(last >= 0)
+            descriptors.append(last)
+        }
+        #expect(LoopbackPeers().process(ofConnection: last) == getpid())
     }
 }
