@@ -11,7 +11,8 @@ import SqueezeZMQ
 /// task group bounded by those slots and streams each result back as soon as it is done.
 /// It reconnects with backoff whenever the coordinator goes silent, and never exits for that.
 public final class Worker: Sendable {
-    private struct State {
+    /// What the session's tasks share, behind `state`'s lock.
+    struct State {
         var draining = false
         var busy = 0
         var cancelledJobs: Set<UInt64> = []
@@ -37,8 +38,8 @@ public final class Worker: Sendable {
     /// The configuration.
     public let configuration: WorkerConfiguration
     private let context: ZMQContext
-    private let logger: Logger
-    private let state: NIOLockedValueBox<State>
+    let logger: Logger
+    let state: NIOLockedValueBox<State>
     /// Threads the worker owns for zlib, one per slot. Compression runs there rather than on
     /// the cooperative pool, so a busy slot never holds up the coordinator's tasks in the same
     /// process (embedded mode) or this worker's own receiver and heartbeat.
@@ -304,45 +305,6 @@ public final class Worker: Sendable {
             jobID: item.jobID, itemID: item.itemID, reason: "the worker's queue is full (\(Self.queueLimit(slots: configuration.slots)) items)")))))
     }
 
-    /// Sends a heartbeat every interval, declares the coordinator lost after `liveness` silent
-    /// intervals, and ends the session once a drain has finished (or run out of grace).
-    private func heartbeat(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        var lastClock = ContinuousClock.now
-        var lastAsked = ContinuousClock.now
-        var drainingSince: ContinuousClock.Instant?
-        while !Task.isCancelled {
-            let (interval, liveness) = state.withLockedValue { ($0.heartbeatInterval, $0.liveness) }
-            try? await Task.sleep(for: min(interval, .milliseconds(100)))
-            if Task.isCancelled { break }
-            let (lastHeard, draining, busy) = state.withLockedValue { ($0.lastHeard, $0.draining, $0.busy) }
-            let now = ContinuousClock.now
-            sendHeldReports(on: endpoint, unlessYoungerThan: Self.reportHoldLimit, now: now)
-            if draining {
-                let since = drainingSince ?? now
-                drainingSince = since
-                if busy == 0 { return .stopped }
-                if now - since > configuration.drainGrace {
-                    state.withLockedValue { $0.abandon = true }
-                    logger.warning("drain grace ran out; handing back the items still held")
-                    return .stopped
-                }
-            }
-            if now - lastHeard > interval * liveness { return .coordinatorLost }
-            // Any message is a sign of life: a heartbeat only after an interval without one,
-            // or (at most twice an interval) when the coordinator has been quiet for one: it
-            // answers a heartbeat at once, however busy, so silence then means it is gone.
-            if now - endpoint.lastSend >= interval || (now - lastHeard >= interval && now - lastAsked >= interval / 2) {
-                endpoint.send(ZMQMessage(WireCodec.encode(.heartbeat)))
-                lastAsked = now
-            }
-            if now - lastClock >= interval {
-                if state.withLockedValue({ $0.timings }) { sendClock(on: endpoint) }
-                lastClock = now
-            }
-        }
-        return .stopped
-    }
-
     /// Items a session holds queued beyond those its slots compress: the most credit a
     /// coordinator gives a slot (64) for each. One more is answered `itemFailed` at once.
     static func queueLimit(slots: Int) -> Int { slots * 64 }
@@ -413,11 +375,6 @@ public final class Worker: Sendable {
         metrics.count(answer, startedAt: startedAt, phases: phases)
     }
 
-    /// This host's monotonic clock now, from which the coordinator measures its offset.
-    private func sendClock(on endpoint: ZMQEndpoint) {
-        endpoint.send(ZMQMessage(WireCodec.encode(.clock(MonotonicClock.micros()))))
-    }
-
     /// Tells a coordinator that asked for timings when and where an item ran.
     private func sendTiming(of received: ReceivedTask, slot: Int, startedAt: Int64, phases: ItemPhases, on endpoint: ZMQEndpoint) {
         guard state.withLockedValue({ $0.timings }) else { return }
@@ -480,7 +437,7 @@ public final class Worker: Sendable {
 
     /// Sends the kept `verified` reports: all of them, or, given `limit`, only when the oldest
     /// has waited that long or no slot is busy any more.
-    private func sendHeldReports(on endpoint: ZMQEndpoint, unlessYoungerThan limit: Duration? = nil, now: ContinuousClock.Instant = .now) {
+    func sendHeldReports(on endpoint: ZMQEndpoint, unlessYoungerThan limit: Duration? = nil, now: ContinuousClock.Instant = .now) {
         let reports = state.withLockedValue { state -> [VerifyReport] in
             guard let since = state.heldSince else { return [] }
             if let limit, state.busy > 0, now - since < limit { return [] }

@@ -242,11 +242,7 @@ def collude():
                     if kept is not None and kept[1] == deflated:
                         crc, partner = kept[0], True
                     if crc is None:
-                        d = zlib.decompressobj(-15, zdict=dictionary) if dictionary else zlib.decompressobj(-15)
-                        try:
-                            crc = zlib.crc32(d.decompress(deflated) + d.flush()) & 0xFFFFFFFF
-                        except zlib.error:
-                            crc = 0
+                        crc = honest_crc(dictionary, deflated)
                     findings += struct.pack("<BIII", 0, crc, 0, 0)
                 verifier.send_multipart([header(19), struct.pack("<QI", check, count) + findings])
                 if partner:

@@ -199,36 +199,37 @@ extension Coordinator {
         }
     }
 
+    /// One event of the workers' endpoint, as the core's event; loopback lookups go to `group`.
     private nonisolated func take(_ event: ZMQEndpointEvent, lookups group: inout DiscardingTaskGroup) async {
-            switch event {
-            case .message(let message):
-                let routed = RoutedMessage(message)
-                switch routed.envelope {
-                case .success(let envelope):
-                    let origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
-                    await handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
-                    if case .workerReady = envelope.message, origin.isLoopback, message.sourceDescriptor != nil {
-                        group.addTask {
-                            // A lookup that finds nothing is tried twice more, a tenth of a
-                            // second apart: the kernel's tables are read while they change.
-                            var process = await self.localProcess(of: message)
-                            for _ in 0..<2 where process == nil {
-                                try? await Task.sleep(for: .milliseconds(100))
-                                process = await self.localProcess(of: message)
-                            }
-                            await self.handle(.peerProcess(routed.peer, process))
+        switch event {
+        case .message(let message):
+            let routed = RoutedMessage(message)
+            switch routed.envelope {
+            case .success(let envelope):
+                let origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
+                await handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
+                if case .workerReady = envelope.message, origin.isLoopback, message.sourceDescriptor != nil {
+                    group.addTask {
+                        // A lookup that finds nothing is tried twice more, a tenth of a
+                        // second apart: the kernel's tables are read while they change.
+                        var process = await self.localProcess(of: message)
+                        for _ in 0..<2 where process == nil {
+                            try? await Task.sleep(for: .milliseconds(100))
+                            process = await self.localProcess(of: message)
                         }
+                        await self.handle(.peerProcess(routed.peer, process))
                     }
-                case .failure(let error) where routed.type == .workerReady: await handle(.malformedHello(error, from: routed.peer))
-                case .failure(let error): await handle(.malformed(error, from: routed.peer))
                 }
-            case .sendFailed(let message, let error):
-                await handle(.workerSendFailed(PeerID(sender: message), error))
-            case .tick:
-                await handle(.tick)
-            case .dropped(let dropped):
-                await handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
+            case .failure(let error) where routed.type == .workerReady: await handle(.malformedHello(error, from: routed.peer))
+            case .failure(let error): await handle(.malformed(error, from: routed.peer))
             }
+        case .sendFailed(let message, let error):
+            await handle(.workerSendFailed(PeerID(sender: message), error))
+        case .tick:
+            await handle(.tick)
+        case .dropped(let dropped):
+            await handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
+        }
     }
 
     /// The one owner of the readers' queue: each dispatch for a remote worker is loaded and

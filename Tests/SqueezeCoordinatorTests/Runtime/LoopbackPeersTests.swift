@@ -36,6 +36,20 @@ struct LoopbackPeersTests {
         return (fd, port)
     }
 
+    /// A socket of this process connected to 127.0.0.1:`port`.
+    func connected(to port: UInt16) throws -> Int32 {
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(client >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        address.sin_port = port.bigEndian
+        let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        if rc != 0 { close(client) }
+        try #require(rc == 0)
+        return client
+    }
+
     @Test("a connection from another process names that process, over IPv4 and IPv6", arguments: [false, true])
     func otherProcess(six: Bool) throws {
         let (server, port) = try listener(six: six)
@@ -59,14 +73,8 @@ struct LoopbackPeersTests {
     func thisProcess() throws {
         let (server, port) = try listener()
         defer { close(server) }
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let client = try connected(to: port)
         defer { close(client) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        address.sin_port = port.bigEndian
-        let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        try #require(rc == 0)
         let connection = accept(server, nil, nil)
         try #require(connection >= 0)
         defer { close(connection) }
@@ -89,15 +97,7 @@ struct LoopbackPeersTests {
         // 100 connections, each two rows of about 150 bytes: several pages of /proc/net/tcp.
         var last: Int32 = -1
         for _ in 0..<100 {
-            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(client >= 0)
-            descriptors.append(client)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-            address.sin_port = port.bigEndian
-            let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            try #require(rc == 0)
+            descriptors.append(try connected(to: port))
             last = accept(server, nil, nil)
             try #require(last >= 0)
             descriptors.append(last)
