@@ -29,9 +29,10 @@ public enum ProtocolLimits {
     public static let liveness = 1...100
     /// Largest JSON control body.
     public static let maxControlBody = 8 << 20
-    /// Largest `workerReady` body: an announcement is a few hundred bytes, and it is all a peer
-    /// may send with it before it is registered.
-    public static let maxHelloBody = 64 << 10
+    /// Largest `workerReady` body: an announcement is a few hundred bytes, plus the items it
+    /// still holds when it registers again (at most 65 per slot, about 530 KB for 1,024 slots);
+    /// it is all a peer may send before it is registered.
+    public static let maxHelloBody = 1 << 20
     /// Largest frame on the workers' sockets (`ZMQ_MAXMSGSIZE`, which libzmq checks per frame):
     /// a compressed block of the largest size at deflate's worst. Every table is smaller.
     public static let maxFrameSize = Int64(maxCompressedBytes(forRaw: maxBlockSize))

@@ -7,6 +7,10 @@ public struct Welcome: Codable, Sendable, Equatable {
     /// True when the coordinator wants `timing` and `clock` messages (for job traces); nil
     /// from coordinators before them, which would count them as malformed.
     public var timings: Bool?
+    /// Of the items the worker said it holds (`workerReady.holding`), those it should finish
+    /// and answer; it drops the rest (the coordinator sent them elsewhere, or their jobs
+    /// ended). Nil when the worker said nothing: then it keeps nothing.
+    public var keep: [HeldItems]?
 
     /// Why a worker must not adopt these rules, or nil: an interval or liveness out of range
     /// (checked before any arithmetic on them).

@@ -20,6 +20,11 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// What it can do beyond compressing (`verify`: it answers `verify` items); nil means
     /// nothing. Names the coordinator does not know are ignored.
     public var capabilities: [String]?
+    /// The items it still holds from an earlier registration (it reconnected, or the
+    /// coordinator had forgotten it): queued, compressing, or answered while it had no
+    /// coordinator to answer to. The coordinator's `welcome.keep` says which it still wants;
+    /// nil from workers that drop their items when they register again.
+    public var holding: [HeldItems]?
 
     /// The capability of answering `verify` items.
     public static let verifyCapability = "verify"
@@ -40,6 +45,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
         }
         if let storage, StorageMode(rawValue: storage) == nil { return "unknown storage mode (auto, shared or remote)" }
         if let bootID, bootID.utf8.count > 64 { return "bootID longer than 64 bytes" }
+        if let holding, holding.reduce(0, { $0 + $1.itemIDs.count }) > HeldItems.limit(slots: slots) {
+            return "holding more than \(HeldItems.limit(slots: slots)) items (65 per slot)"
+        }
         if let capabilities, capabilities.count > 16 || capabilities.contains(where: { $0.utf8.count > 32 }) {
             return "at most 16 capabilities of at most 32 bytes"
         }
@@ -54,8 +62,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
 
     /// Creates an announcement.
     public init(workerID: String, host: String, slots: Int, pid: Int32, engines: [String]? = nil, storage: StorageMode? = nil, bootID: String? = nil,
-                capabilities: [String]? = nil) {
+                capabilities: [String]? = nil, holding: [HeldItems]? = nil) {
         self.capabilities = capabilities
+        self.holding = holding
         self.workerID = workerID
         self.host = host
         self.slots = slots

@@ -9,7 +9,8 @@ import SqueezeZMQ
 
 /// A worker: connects a DEALER to the coordinator, announces its slots, compresses items in a
 /// task group bounded by those slots and streams each result back as soon as it is done.
-/// It reconnects with backoff whenever the coordinator goes silent, and never exits for that.
+/// It reconnects with backoff whenever the coordinator goes silent, and never exits for that;
+/// its items outlive the connection (`HeldWork`), so a reconnect loses no work that was fine.
 public final class Worker: Sendable {
     /// What the session's tasks share, behind `state`'s lock.
     struct State {
@@ -21,10 +22,13 @@ public final class Worker: Sendable {
         var malformed = 0
         /// Stop compressing mid-item: the drain grace ran out or the worker was cancelled.
         var abandon = false
-        /// Welcomed by the coordinator in the current session.
+        /// Welcomed by the coordinator in the current session: answers leave at once; until
+        /// then they wait in `held` for the coordinator's `keep`.
         var registered = false
-        /// The session is ending: items not yet started are left (the coordinator requeues them).
-        var sessionEnding = false
+        /// The current session's socket, nil between sessions.
+        var session: ZMQEndpoint?
+        /// Every item from arrival to answer, across sessions.
+        var held = HeldWork()
         /// `verified` reports kept to leave with this worker's next answer, and since when.
         var heldReports: [VerifyReport] = []
         var heldSince: ContinuousClock.Instant?
@@ -95,22 +99,27 @@ public final class Worker: Sendable {
 
     /// Runs until cancelled or drained, reconnecting with backoff when the coordinator is lost.
     public func run() async {
+        // The item queue and the slots outlive each connection: a reconnect does not stop them.
+        let (queue, queueSink) = AsyncStream.makeStream(of: ReceivedTask.self, bufferingPolicy: .bufferingOldest(Self.queueLimit(slots: configuration.slots)))
         await withTaskGroup(of: Void.self) { group in
             if let health = configuration.healthEndpoint {
                 let server = WorkerHealthServer(address: health, context: context, logger: logger) { self.healthReply() }
                 group.addTask { await server.run() }
             }
-            await connectLoop()
+            group.addTask { await self.runSlots(queue) }
+            await connectLoop(queue: queueSink)
+            if Task.isCancelled { state.withLockedValue { $0.abandon = true } }
+            queueSink.finish()
             group.cancelAll()
         }
     }
 
-    private func connectLoop() async {
+    private func connectLoop(queue: AsyncStream<ReceivedTask>.Continuation) async {
         var backoff = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
                 let endpoint = try await ZMQEndpoint.start(context: context, configuration: endpointConfiguration())
-                let end = await session(on: endpoint)
+                let end = await session(on: endpoint, queue: queue)
                 await endpoint.shutdown()
                 if end == .stopped { return }
                 logger.warning("coordinator silent; reconnecting", metadata: ["coordinator": "\(configuration.coordinator)"])
@@ -143,28 +152,34 @@ public final class Worker: Sendable {
         )
     }
 
+    /// The announcement, naming the items still held; answers wait from now until the
+    /// coordinator's `welcome` says which of them it still wants.
     private func hello() -> ZMQMessage {
-        ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(
+        let holding = state.withLockedValue { state in
+            state.registered = false
+            return state.held.holding
+        }
+        return ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(
             workerID: configuration.workerID, host: configuration.host,
             slots: configuration.slots, pid: getpid(),
             engines: configuration.engines.map(\.rawValue),
             storage: configuration.storage, bootID: KernelIdentity.bootID,
-            capabilities: configuration.verifies ? [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] : nil))))
+            capabilities: configuration.verifies ? [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] : nil,
+            holding: holding))))
     }
 
-    /// One connection's life: receiver, heartbeat and slot tasks in one task group.
-    private func session(on endpoint: ZMQEndpoint) async -> WorkerSessionEnd {
+    /// One connection's life: receiver, heartbeat, storage, probe and verify tasks in one task
+    /// group; the items it receives go to the worker's queue, which outlives it.
+    private func session(on endpoint: ZMQEndpoint, queue queueSink: AsyncStream<ReceivedTask>.Continuation) async -> WorkerSessionEnd {
         state.withLockedValue { state in
             state.lastHeard = .now
             state.cancelledJobs.removeAll()
             state.abandon = false
-            state.registered = false
-            state.sessionEnding = false
+            state.session = endpoint
             state.heldReports = []
             state.heldSince = nil
         }
         endpoint.send(hello())
-        let (queue, queueSink) = AsyncStream.makeStream(of: ReceivedTask.self, bufferingPolicy: .bufferingOldest(Self.queueLimit(slots: configuration.slots)))
         let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
         let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyRequest.self)
         let (probes, probeSink) = AsyncStream.makeStream(of: StorageProbe.self, bufferingPolicy: .bufferingOldest(Self.probeQueueLimit))
@@ -174,7 +189,6 @@ public final class Worker: Sendable {
             group.addTask { await self.runProbes(probes, replyingOn: endpoint) }
             group.addTask { await self.runVerifyItems(verifyItems, replyingOn: endpoint) }
             group.addTask { await self.heartbeat(on: endpoint) }
-            group.addTask { await self.runSlots(queue, replyingOn: endpoint) }
             var end = WorkerSessionEnd.stopped
             for await result in group {
                 if let result {
@@ -182,13 +196,13 @@ public final class Worker: Sendable {
                     break
                 }
             }
-            // A slot mid-item finishes it and sends the result (the coordinator keeps the first
-            // result and drops duplicates), unless the worker itself is being cancelled.
+            // The slots go on; their answers wait for the next session's `keep`. A cancelled
+            // worker stops them mid-item.
             state.withLockedValue { state in
-                state.sessionEnding = true
+                state.registered = false
+                state.session = nil
                 if Task.isCancelled { state.abandon = true }
             }
-            queueSink.finish()
             storageSink.finish()
             probeSink.finish()
             metrics.connected.record(0)
@@ -227,9 +241,9 @@ public final class Worker: Sendable {
             }
             switch envelope.message {
             case .work(let item):
-                enqueue(ReceivedTask(.payload(item)), into: queue, replyingOn: endpoint)
+                enqueue(.payload(item), into: queue, replyingOn: endpoint)
             case .workRef(let item):
-                enqueue(ReceivedTask(.reference(item)), into: queue, replyingOn: endpoint)
+                enqueue(.reference(item), into: queue, replyingOn: endpoint)
             case .stitch(let request):
                 storage.yield(.stitch(request))
             case .discard(let request):
@@ -257,13 +271,19 @@ public final class Worker: Sendable {
                 // Rules out of range are not adopted (they would overflow the liveness
                 // arithmetic): the worker keeps its own.
                 let defect = welcome.defect
-                state.withLockedValue { state in
+                let (kept, answers) = state.withLockedValue { state in
                     if defect == nil {
                         state.heartbeatInterval = .milliseconds(welcome.heartbeatMilliseconds)
                         state.liveness = welcome.liveness
                     }
                     state.timings = welcome.timings == true
                     state.registered = true
+                    let answers = state.held.keep(welcome.keep)
+                    return (state.held.count, answers)
+                }
+                for answer in answers { endpoint.send(ZMQMessage(WireCodec.encode(answer))) }
+                if kept + answers.count > 0 {
+                    logger.info("kept items held from before", metadata: ["answered": "\(answers.count)", "unfinished": "\(kept)"])
                 }
                 if let defect { logger.warning("welcome with heartbeat rules out of range; keeping this worker's own: \(defect)") }
                 if welcome.timings == true { sendClock(on: endpoint) }
@@ -297,9 +317,11 @@ public final class Worker: Sendable {
 
     /// Queues an item for the slots; one over the queue's bound is failed at once, so a
     /// coordinator that gives more than it may gets it back to send elsewhere.
-    private func enqueue(_ received: ReceivedTask, into queue: AsyncStream<ReceivedTask>.Continuation, replyingOn endpoint: ZMQEndpoint) {
-        guard case .dropped = queue.yield(received) else { return }
-        let item = received.task
+    private func enqueue(_ item: WorkerTask, into queue: AsyncStream<ReceivedTask>.Continuation, replyingOn endpoint: ZMQEndpoint) {
+        let key = HeldWork.Key(job: item.jobID, item: item.itemID)
+        let arrival = state.withLockedValue { $0.held.receive(key) }
+        guard case .dropped = queue.yield(ReceivedTask(item, arrival: arrival)) else { return }
+        state.withLockedValue { $0.held.drop(key, arrival: arrival) }
         logger.warning("item queue full; item refused", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
         endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
             jobID: item.jobID, itemID: item.itemID, reason: "the worker's queue is full (\(Self.queueLimit(slots: configuration.slots)) items)")))))
@@ -309,9 +331,9 @@ public final class Worker: Sendable {
     /// coordinator gives a slot (64) for each. One more is answered `itemFailed` at once.
     static func queueLimit(slots: Int) -> Int { slots * 64 }
 
-    /// The one owner of the session's item queue: it hands each item to a free slot, at most
+    /// The one owner of the worker's item queue: it hands each item to a free slot, at most
     /// `slots` at once, each slot with its own compressor.
-    private func runSlots(_ queue: AsyncStream<ReceivedTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+    private func runSlots(_ queue: AsyncStream<ReceivedTask>) async {
         let compressors = (0..<configuration.slots).map { _ in SlotCompressor() }
         await withTaskGroup(of: Int.self) { group in
             var free = Array((0..<configuration.slots).reversed())
@@ -319,19 +341,23 @@ public final class Worker: Sendable {
                 if free.isEmpty, let slot = await group.next() { free.append(slot) }
                 guard let slot = free.popLast() else { continue }
                 group.addTask {
-                    await self.compress(received, slot: slot, compressor: compressors[slot], replyingOn: endpoint)
+                    await self.compress(received, slot: slot, compressor: compressors[slot])
                     return slot
                 }
             }
         }
-        return nil
     }
 
-    /// Compresses one item on a compression thread and sends its answer (or `itemFailed`).
-    private func compress(_ received: ReceivedTask, slot: Int, compressor: SlotCompressor, replyingOn endpoint: ZMQEndpoint) async {
+    /// Compresses one item on a compression thread and sends its answer (or `itemFailed`), or
+    /// keeps the answer for the next session when no coordinator is listening.
+    private func compress(_ received: ReceivedTask, slot: Int, compressor: SlotCompressor) async {
         let item = received.task
         let skip = state.withLockedValue { state in
-            if state.draining || state.sessionEnding || state.cancelledJobs.contains(item.jobID) { return true }
+            guard !state.draining, !state.abandon, !state.cancelledJobs.contains(item.jobID),
+                  state.held.start(received.key, arrival: received.arrival) else {
+                state.held.drop(received.key, arrival: received.arrival)
+                return true
+            }
             state.busy += 1
             return false
         }
@@ -359,20 +385,32 @@ public final class Worker: Sendable {
             }
         } catch {
             logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
-            sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
-            endpoint.send(ZMQMessage(WireCodec.encode(.itemFailed(ItemFailure(
-                jobID: item.jobID, itemID: item.itemID, reason: "\(error)")))))
-            sendHeldReports(on: endpoint)
+            deliver(.itemFailed(ItemFailure(jobID: item.jobID, itemID: item.itemID, reason: "\(error)")),
+                    of: received, timing: (slot, startedAt, phases))
             metrics.itemsFailed.increment()
             return
         }
-        guard let answer else { return }
-        // Before the answer, on the same socket: the coordinator has it when the answer comes.
-        sendTiming(of: received, slot: slot, startedAt: startedAt, phases: phases, on: endpoint)
-        endpoint.send(ZMQMessage(WireCodec.encode(answer)))
-        sendHeldReports(on: endpoint)
+        guard let answer else {
+            state.withLockedValue { $0.held.drop(received.key, arrival: received.arrival) }
+            return
+        }
+        deliver(answer, of: received, timing: (slot, startedAt, phases))
         state.withLockedValue { $0.itemsDone += 1 }
         metrics.count(answer, startedAt: startedAt, phases: phases)
+    }
+
+    /// Sends an item's answer on the current session, once the coordinator has welcomed this
+    /// worker; until then `HeldWork` keeps it for the coordinator's `keep`.
+    private func deliver(_ answer: WireMessage, of received: ReceivedTask, timing: (slot: Int, startedAt: Int64, phases: ItemPhases)) {
+        let (now, endpoint) = state.withLockedValue { state in
+            (state.held.finish(received.key, arrival: received.arrival, answer: answer, registered: state.registered && state.session != nil),
+             state.session)
+        }
+        guard let now, let endpoint else { return }
+        // Before the answer, on the same socket: the coordinator has it when the answer comes.
+        sendTiming(of: received, slot: timing.slot, startedAt: timing.startedAt, phases: timing.phases, on: endpoint)
+        endpoint.send(ZMQMessage(WireCodec.encode(now)))
+        sendHeldReports(on: endpoint)
     }
 
     /// Tells a coordinator that asked for timings when and where an item ran.

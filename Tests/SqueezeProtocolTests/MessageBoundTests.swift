@@ -56,7 +56,7 @@ struct MessageBoundTests {
         let documented: [MessageType: (frames: Int, bytes: Int)] = [
             .heartbeat: (1, 16), .goodbye: (1, 16), .unknownPeer: (1, 16), .statusRequest: (1, 16),
             .cancelJob: (2, 24), .cancel: (2, 24), .discarded: (2, 24), .clock: (2, 24), .timings: (2, 17),
-            .workerReady: (2, 65_552),
+            .workerReady: (2, 1_048_592),
             .welcome: (2, 8_388_624), .itemFailed: (2, 8_388_624), .timing: (2, 8_388_624), .probe: (2, 8_388_624),
             .probeReply: (2, 8_388_624), .submit: (2, 8_388_624), .attach: (2, 8_388_624), .submitted: (2, 8_388_624),
             .jobEvent: (2, 8_388_624), .statusReply: (2, 8_388_624), .error: (2, 8_388_624),

@@ -9,6 +9,7 @@ extension CoordinatorCore {
     mutating func receive(_ message: WireMessage, from peer: PeerID) {
         switch message {
         case .workerReady(let hello):
+            // Registering again: what it held is requeued, and what it still holds comes back below.
             if workers[peer] != nil { requeue(worker: peer, now: now) }
             // Checked before any arithmetic (slots times credit per slot must not overflow) and
             // before its names reach a log line.
@@ -28,6 +29,7 @@ extension CoordinatorCore {
             let milliseconds = Int(configuration.heartbeatInterval.seconds * 1000)
             var welcome = Welcome(heartbeatMilliseconds: milliseconds, liveness: configuration.liveness)
             welcome.timings = !traces.isEmpty
+            welcome.keep = hello.holding.map { keepHeld($0, by: peer) }
             clocks.forget(peer)
             send(.welcome(welcome), to: peer)
             logger.info("worker joined", metadata: [
@@ -109,6 +111,20 @@ extension CoordinatorCore {
         default:
             countMalformed(ProtocolError.malformed("unexpected \(message.type) on the worker endpoint"), from: peer)
         }
+    }
+
+    /// The items worker `peer`, registering again, says it still holds and may finish: those
+    /// it held before and nobody was sent since (`Scheduler.adopt`). They are not compressed
+    /// twice; the worker drops the rest.
+    mutating func keepHeld(_ holding: [HeldItems], by peer: PeerID) -> [HeldItems] {
+        let claimed = HeldItems.pairs(in: holding).map { ItemKey(job: JobID($0.job), item: ItemID($0.item)) }
+        let kept = scheduler.adopt(claimed, by: peer)
+        guard !kept.isEmpty else { return [] }
+        metrics.itemsKept.increment(by: kept.count)
+        logger.info("worker kept the items it still held", metadata: [
+            "worker": "\(workerName(peer))", "items": "\(kept.count)", "claimed": "\(claimed.count)",
+        ])
+        return HeldItems.grouped(kept.map { (job: $0.job.value, item: $0.item.value) })
     }
 
     /// Puts back every item a worker held, to be sent again before new work.

@@ -26,6 +26,8 @@ public struct CoordinatorMetrics: Sendable {
     /// Items taken back from a worker (it left, fell silent, went past its deadline, or its
     /// answer was refused) to go out again.
     let itemsRequeued: Counter
+    /// Items a worker registering again still held and finished, instead of going out again.
+    let itemsKept: Counter
     /// Answers dropped because their item was answered already or their job had ended.
     let lateResults: Counter
     /// Malformed or unexpected messages dropped.
@@ -72,6 +74,7 @@ public struct CoordinatorMetrics: Sendable {
         itemsInFlight = Gauge(label: "squeeze_items_in_flight", factory: factory)
         itemsQueued = Gauge(label: "squeeze_items_queued", factory: factory)
         itemsRequeued = Counter(label: "squeeze_items_requeued_total", factory: factory)
+        itemsKept = Counter(label: "squeeze_items_kept_total", factory: factory)
         lateResults = Counter(label: "squeeze_late_results_total", factory: factory)
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)

@@ -24,6 +24,10 @@ struct Scheduler: Sendable {
     private var retries: ItemRetries
     /// Who holds each item in flight: one worker, or two once a copy went out.
     private var holders: [ItemKey: [Holder]] = [:]
+    /// Items `removeWorker` put back in the queues, with who held them and since when: that
+    /// worker may still be compressing them, and takes them back (`adopt`) if it registers
+    /// again before anyone else gets them. Forgotten once they go out again or are settled.
+    private var orphans: [ItemKey: Holder] = [:]
     /// How long a holder may keep an item before a copy goes elsewhere.
     private(set) var deadline: ItemDeadline
     /// After a scan found no overdue item, the next waits until then: the scan walks
@@ -63,14 +67,41 @@ struct Scheduler: Sendable {
         guard let worker = workers[id] else { return [] }
         var requeued: [ItemKey] = []
         for key in worker.inFlight.sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
+            let holder = holders[key]?.first { $0.worker == id }
             // An item whose copy is still out with another worker stays with that worker; one
             // already answered by the other copy needs nothing.
-            if dropHolder(id, of: key), !isSettled(key) { requeued.append(key) }
+            if dropHolder(id, of: key), !isSettled(key) {
+                requeued.append(key)
+                if let holder { orphans[key] = holder }
+            }
         }
         workers.removeValue(forKey: id)
         // Prepending in reverse keeps the lowest item first.
         for key in requeued.reversed() { jobs[key.job]?.requeue(key.item) }
         return requeued
+    }
+
+    /// Gives `id`, registered again, back those of the items it says it still holds (`claimed`)
+    /// that it held when it was last removed and that nobody has been sent since: they leave
+    /// the queues and count against its credit again, with their deadlines running from when
+    /// they first went out. Nothing goes back to a worker without credit (quarantined).
+    /// Returns the items kept, in order; the worker should drop every other item it holds.
+    mutating func adopt(_ claimed: some Sequence<ItemKey>, by id: PeerID) -> [ItemKey] {
+        guard let worker = workers[id], worker.credit > 0 else { return [] }
+        var kept: [ItemKey] = []
+        for key in Set(claimed).sorted(by: { ($0.job, $0.item) < ($1.job, $1.item) }) {
+            guard let orphan = orphans[key], orphan.worker == id, holders[key] == nil, !isSettled(key) else { continue }
+            orphans.removeValue(forKey: key)
+            workers[id]?.inFlight.insert(key)
+            holders[key] = [orphan]
+            kept.append(key)
+        }
+        // One pass over each job's retries, however many items came back.
+        for (job, keys) in Dictionary(grouping: kept, by: \.job) {
+            let items = Set(keys.map(\.item))
+            jobs[job]?.retry.removeAll { items.contains($0) }
+        }
+        return kept
     }
 
     /// Forgets that `worker` holds `key`; returns whether nobody holds it any more.
@@ -176,6 +207,7 @@ struct Scheduler: Sendable {
             workers[worker]?.readsItself.remove(id)
         }
         holders = holders.filter { $0.key.job != id }
+        orphans = orphans.filter { $0.key.job != id }
         return named.sorted()
     }
 
@@ -257,6 +289,7 @@ struct Scheduler: Sendable {
     }
 
     private mutating func hold(_ key: ItemKey, by worker: PeerID, now: ContinuousClock.Instant) {
+        orphans.removeValue(forKey: key)
         workers[worker]?.inFlight.insert(key)
         if workers[worker]?.readsItself.contains(key.job) == false { jobs[key.job]?.chargeRelay(key.item) }
         holders[key, default: []].append(Holder(worker: worker, since: now, bytes: jobs[key.job]?.bytes(of: key.item) ?? 0))
@@ -441,6 +474,7 @@ struct Scheduler: Sendable {
             workers[holder.worker]?.inFlight.remove(item)
         }
         holders.removeValue(forKey: item)
+        orphans.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
         retries.forget(item)
     }
@@ -448,6 +482,7 @@ struct Scheduler: Sendable {
     /// The blocks of an answered item are in their outputs (or were dropped with a failed
     /// file): the window may move past it.
     mutating func written(_ item: ItemKey) {
+        orphans.removeValue(forKey: item)
         jobs[item.job]?.markWritten(item.item)
         retries.forget(item)
     }

@@ -47,9 +47,9 @@ struct OversizedMessageTests {
             stranger.send(Self.result)
             #expect(await Hostile.eventually { await coordinator.lateResults == 1 })
             stranger.send(ZMQMessage([Self.header(.statusRequest)]))
-            // An announcement past its 64 KiB is refused before it is read; one within registers.
+            // An announcement past its 1 MiB is refused before it is read; one within registers.
             var hello = WorkerHello(workerID: "stranger", host: "test", slots: 1, pid: 1)
-            hello.engines = Array(repeating: "zlib", count: 20_000)
+            hello.engines = Array(repeating: "zlib", count: 200_000)
             stranger.send(ZMQMessage(WireCodec.encode(.workerReady(hello))))
             #expect(await Hostile.eventually { await coordinator.malformedMessages == 2 })
             #expect(await coordinator.workerCount == 0)

@@ -40,7 +40,7 @@ struct WorkerScenarioTests {
         #expect(harness.core.workers.isEmpty)
     }
 
-    @Test("a worker that announces itself again gets its items requeued and starts over with a welcome")
+    @Test("a worker that announces itself again without saying what it holds gets its items requeued and starts over with a welcome")
     func reRegistration() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
@@ -49,7 +49,7 @@ struct WorkerScenarioTests {
         #expect(started.dispatches.count == 2)
         let again = harness.register(a, at: .milliseconds(50))
         #expect(again.sent.contains { if case .welcome = $0.message { $0.peer == a } else { false } })
-        // Its two items are sent again: the reconnected worker dropped what it held.
+        // Its two items are sent again: a worker that does not say what it holds dropped it.
         #expect(Set(again.dispatches.map(\.item)) == Set(started.dispatches.map(\.item)))
     }
 
