@@ -36,14 +36,15 @@ public struct FileStamp: Sendable, Equatable {
         self.permissions = permissions
     }
 
-    /// Describes how `other` differs from this stamp, or nil when it does not. Another host
-    /// (or a container) sees the same file under another device number, so a shared-storage
-    /// worker compares without it (`comparingDevice: false`).
-    public func change(to other: FileStamp, comparingDevice: Bool = true) -> String? {
-        if (comparingDevice && device != other.device) || inode != other.inode { return "file was replaced while it was read" }
+    /// Describes how `other` differs from this stamp, or nil when it does not, comparing what
+    /// `match` says the two views agree on (`StampMatch`): another host sees the same file
+    /// under another device number, and some network file systems under other inode numbers or
+    /// with mtimes to the second.
+    public func change(to other: FileStamp, matching match: StampMatch = .exact) -> String? {
+        if (match.device && device != other.device) || (match.inode && inode != other.inode) { return "file was replaced while it was read" }
         if other.size > size { return "file grew while it was read (\(size) -> \(other.size) bytes)" }
         if other.size < size { return "file shrank while it was read (\(size) -> \(other.size) bytes)" }
-        if modifiedSeconds != other.modifiedSeconds || modifiedNanoseconds != other.modifiedNanoseconds {
+        if modifiedSeconds != other.modifiedSeconds || (match.nanoseconds && modifiedNanoseconds != other.modifiedNanoseconds) {
             return "file was modified while it was read (mtime changed)"
         }
         return nil

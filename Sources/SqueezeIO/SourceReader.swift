@@ -6,14 +6,14 @@ import Glibc
 public enum SourceReader {
     /// Reads `range` of the file at `path`, which the scan stamped as `expected`. Opens without
     /// following symlinks and without blocking on FIFOs; after the read, `fstat` must still match
-    /// `expected` (device aside unless `comparingDevice`), or the read fails naming what changed.
-    public static func read(_ path: BytePath, expected: FileStamp, range: Range<UInt64>, comparingDevice: Bool = true) throws -> [UInt8] {
+    /// `expected` in what `match` compares, or the read fails naming what changed.
+    public static func read(_ path: BytePath, expected: FileStamp, range: Range<UInt64>, matching match: StampMatch = .exact) throws -> [UInt8] {
         let count = Int(range.upperBound - range.lowerBound)
         var failure: (any Error)?
         // Uninitialised storage: pread fills it, so zero-filling first would be wasted work.
         let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
             do {
-                try read(path, expected: expected, range: range, into: UnsafeMutableRawBufferPointer(raw), comparingDevice: comparingDevice)
+                try read(path, expected: expected, range: range, into: UnsafeMutableRawBufferPointer(raw), matching: match)
                 initialized = count
             } catch {
                 failure = error
@@ -33,7 +33,7 @@ public enum SourceReader {
     /// unspecified.
     public static func read(
         _ path: BytePath, expected: FileStamp, range: Range<UInt64>, into buffer: UnsafeMutableRawBufferPointer,
-        comparingDevice: Bool = true, direct: Bool = false
+        matching match: StampMatch = .exact, direct: Bool = false
     ) throws {
         let count = Int(range.upperBound - range.lowerBound)
         precondition(buffer.count == count, "buffer of \(buffer.count) bytes for a read of \(count)")
@@ -50,7 +50,7 @@ public enum SourceReader {
         }
         guard fd >= 0 else { throw FileSystemError.last("open", path.display) }
         defer { close(fd) }
-        try verify(fd, path: path, expected: expected, comparingDevice: comparingDevice, checkingType: true)
+        try verify(fd, path: path, expected: expected, matching: match, checkingType: true)
         var filled = 0
         if directBytes > 0, let base = buffer.baseAddress {
             filled = try readDirect(fd, into: base, count: directBytes, at: range.lowerBound, path: path)
@@ -64,7 +64,7 @@ public enum SourceReader {
             if got == 0 { break }
             filled += got
         }
-        try verify(fd, path: path, expected: expected, comparingDevice: comparingDevice, checkingType: false)
+        try verify(fd, path: path, expected: expected, matching: match, checkingType: false)
         if filled < count {
             throw FileSystemError(operation: "read", path: path.display, errno: 0, detail: "file shrank while it was read (short read at offset \(range.lowerBound + UInt64(filled)))")
         }
@@ -90,13 +90,13 @@ public enum SourceReader {
     }
 
     /// Checks an open file against the scan's stamp (and, when opening, that it is a regular file).
-    private static func verify(_ fd: Int32, path: BytePath, expected: FileStamp, comparingDevice: Bool, checkingType: Bool) throws {
+    private static func verify(_ fd: Int32, path: BytePath, expected: FileStamp, matching match: StampMatch, checkingType: Bool) throws {
         var now = stat()
         guard fstat(fd, &now) == 0 else { throw FileSystemError.last("fstat", path.display) }
         if checkingType, now.st_mode & S_IFMT != S_IFREG {
             throw FileSystemError(operation: "open", path: path.display, errno: 0, detail: "is no longer a regular file")
         }
-        if let change = expected.change(to: FileStamp(now), comparingDevice: comparingDevice) {
+        if let change = expected.change(to: FileStamp(now), matching: match) {
             throw FileSystemError(operation: "read", path: path.display, errno: 0, detail: change)
         }
     }

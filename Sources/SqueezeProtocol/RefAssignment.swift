@@ -18,6 +18,8 @@ public struct RefAssignment: Sendable, Equatable {
     /// Whether to fsync each piece before answering: the worker runs on another kernel than
     /// the coordinator, whose `syncfs` would not reach the worker's dirty pages.
     public var syncPieces: Bool
+    /// What the worker's view keeps of the blocks' stamps: what it must compare.
+    public var view: SharedView = .same
     /// The blocks.
     public var blocks: [RefBlock]
 

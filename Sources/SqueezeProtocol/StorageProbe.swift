@@ -12,6 +12,10 @@ public struct StorageProbe: Codable, Sendable, Equatable {
     /// the same size, mtime and inode. Nil for a job without files.
     public var sample: ProbeSample?
 
+    /// How many leading bytes of the sample both sides read and compare by CRC-32: a worker that
+    /// sees another copy of the tree (same names, sizes and mtimes, other bytes) is not shared.
+    public static let sampleBytes = 64 << 10
+
     /// Creates a probe.
     public init(jobID: UInt64, workspace: [UInt8], token: String, sample: ProbeSample?) {
         self.jobID = jobID

@@ -22,6 +22,8 @@ public struct VerifyReference: Sendable, Equatable {
     /// For a one-block file written as a whole member: the gzip header it must start with
     /// (the member ends with a trailer that must match what it decodes to). Nil for raw deflate.
     public var header: [UInt8]?
+    /// What the verifier's view keeps of the source's stamp: what it must compare.
+    public var view: SharedView = .same
 
     /// Creates a reference.
     public init(

@@ -10,7 +10,7 @@ extension WireCodec {
         writer.write(work.attempt)
         writer.write(work.setting.engine.wireValue)
         writer.write(UInt8(clamping: work.setting.level))
-        writer.write(UInt8(work.syncPieces ? 1 : 0))
+        writer.write(UInt8(work.syncPieces ? 1 : 0) | work.view.flagBits)
         writeBytes(work.workspace, to: &writer)
         writer.write(UInt32(work.blocks.count))
         for block in work.blocks {
@@ -78,7 +78,7 @@ extension WireCodec {
         let attempt = try reader.read(UInt64.self, "attempt")
         let setting = try setting(&reader)
         let flags = try reader.read(UInt8.self, "flags")
-        guard flags <= 1 else { throw .malformed("flags \(flags)") }
+        guard flags <= 7 else { throw .malformed("flags \(flags)") }
         let workspace = try path(&reader, "workspace")
         let count = Int(try reader.read(UInt32.self, "block count"))
         guard count <= ProtocolLimits.maxBlocksPerItem else {
@@ -127,7 +127,10 @@ extension WireCodec {
                 inode: inode, permissions: permissions & 0o7777, header: member ? header : nil, placement: placement))
         }
         try reader.expectEnd("workRef table")
-        return RefAssignment(jobID: job, itemID: item, attempt: attempt, setting: setting, workspace: workspace, syncPieces: flags == 1, blocks: blocks)
+        var assignment = RefAssignment(
+            jobID: job, itemID: item, attempt: attempt, setting: setting, workspace: workspace, syncPieces: flags & 1 != 0, blocks: blocks)
+        assignment.view = SharedView(flagBits: flags)
+        return assignment
     }
 
     static func resultRef(_ parts: [ZMQFrame]) throws(ProtocolError) -> RefResult {

@@ -28,7 +28,7 @@ extension WireCodec {
             case .reference(let reference):
                 writer.write(reference.header == nil ? referenceKind : memberKind)
                 writer.write(UInt32(reference.rawLength))
-                writer.write(UInt8(reference.isLast ? 1 : 0))
+                writer.write(UInt8(reference.isLast ? 1 : 0) | reference.view.flagBits)
                 writeBytes(reference.sourcePath, to: &writer)
                 writer.write(reference.size)
                 writer.write(reference.modifiedSeconds)
@@ -70,7 +70,8 @@ extension WireCodec {
             let raw = Int(try reader.read(UInt32.self, "raw length"))
             let last = try reader.read(UInt8.self, "last flag")
             guard raw <= ProtocolLimits.maxBlockSize else { throw .oversized("block", size: raw, limit: ProtocolLimits.maxBlockSize) }
-            guard last <= 1 else { throw .malformed("last flag \(last)") }
+            // A reference's flag byte also carries its view (`SharedView.flagBits`).
+            guard last <= (kind == referenceKind || kind == memberKind ? 7 : 1) else { throw .malformed("last flag \(last)") }
             switch kind {
             case inlineKind:
                 let dictionary = Int(try reader.read(UInt32.self, "dictionary length"))
@@ -114,10 +115,12 @@ extension WireCodec {
                 }
                 guard (0...999_999_999).contains(nanoseconds) else { throw .malformed("mtime nanoseconds \(nanoseconds)") }
                 if let header, header.isEmpty { throw .malformed("empty member header") }
-                blocks.append(.reference(VerifyReference(
+                var reference = VerifyReference(
                     sourcePath: source, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: inode,
-                    sourceOffset: offset, dictionaryLength: dictionary, rawLength: raw, isLast: last == 1,
-                    compressedPath: compressedPath, compressedOffset: compressedOffset, compressedLength: compressedLength, header: header)))
+                    sourceOffset: offset, dictionaryLength: dictionary, rawLength: raw, isLast: last & 1 != 0,
+                    compressedPath: compressedPath, compressedOffset: compressedOffset, compressedLength: compressedLength, header: header)
+                reference.view = SharedView(flagBits: last)
+                blocks.append(.reference(reference))
             case rangeKind:
                 guard raw == 0, last == 0 else { throw .malformed("range block with raw length \(raw), last flag \(last)") }
                 let path = try path(&reader, "range path")

@@ -51,7 +51,7 @@ struct ItemCompressor {
             let bytes: [UInt8]
             do {
                 bytes = try phases.time(\.readMicros) {
-                    try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, comparingDevice: false)
+                    try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, matching: item.view.match)
                 }
             } catch let error as FileSystemError {
                 pieces.append(PieceReport(failure: error.reason))

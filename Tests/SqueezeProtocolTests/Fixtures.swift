@@ -122,6 +122,35 @@ enum Fixtures {
                      dataLength: 65_536, isLast: false, size: 1 << 20, modifiedSeconds: 1, modifiedNanoseconds: 2, inode: 3,
                      permissions: 0o600, header: nil, placement: RefPlacement(attempt: 10, offset: 12 + 5 * 65_546)),
         ])
+    /// Over a FUSE mount: the worker sees its own inode numbers and mtimes to the second.
+    static var viewedRefWork: RefAssignment {
+        var work = refWork
+        work.syncPieces = false
+        work.view = SharedView(inodes: false, nanoseconds: false)
+        return work
+    }
+    static var viewedVerify: VerifyRequest {
+        var request = verify
+        request.setView(SharedView(inodes: false, nanoseconds: true))
+        return request
+    }
+    static var returningHello: WorkerHello {
+        var hello = hello
+        hello.holding = [HeldItems(jobID: 7, itemIDs: [0, 1, 42]), HeldItems(jobID: UInt64.max, itemIDs: [UInt64.max])]
+        return hello
+    }
+    static var keepingWelcome: Welcome {
+        var welcome = welcome
+        welcome.keep = [HeldItems(jobID: 7, itemIDs: [1, 42])]
+        return welcome
+    }
+    static var probeAnswered: ProbeReply {
+        var reply = ProbeReply(jobID: 7, shared: true)
+        reply.answer = "answer-9f3c"
+        reply.view = SharedView(inodes: false, nanoseconds: false)
+        reply.sampleCRC = 0xCAFE_F00D
+        return reply
+    }
     static let emptyRefWork = RefAssignment(jobID: 0, itemID: 0, attempt: 0, setting: setting(.zlib, 0), workspace: Array("/".utf8), syncPieces: false, blocks: [])
     static let stitch = StitchRequest(
         jobID: 7, file: 3, attempt: 12, workspace: Array("/data/out/.squeeze-tmp-job-1f".utf8), offset: 12, syncResult: false, permissions: 0o640,
@@ -137,8 +166,8 @@ enum Fixtures {
     /// Samples of `type`; every type has at least one.
     static func messages(of type: MessageType) -> [WireMessage] {
         switch type {
-        case .workerReady: [.workerReady(hello)]
-        case .welcome: [.welcome(welcome)]
+        case .workerReady: [.workerReady(hello), .workerReady(returningHello)]
+        case .welcome: [.welcome(welcome), .welcome(keepingWelcome)]
         case .heartbeat: [.heartbeat]
         case .work: [.work(multiBlockWork), .work(emptyWork), .work(level9Work)]
         case .result: [.result(multiBlockResult), .result(emptyResult)]
@@ -158,15 +187,15 @@ enum Fixtures {
         case .statusReply: [.statusReply(status), .statusReply(ClusterStatus(workers: [], jobs: []))]
         case .error: [.error(errorReply)]
         case .probe: [.probe(probe), .probe(probeWithoutSample)]
-        case .probeReply: [.probeReply(probeYes), .probeReply(probeNo)]
-        case .workRef: [.workRef(refWork), .workRef(emptyRefWork)]
+        case .probeReply: [.probeReply(probeYes), .probeReply(probeNo), .probeReply(probeAnswered)]
+        case .workRef: [.workRef(refWork), .workRef(emptyRefWork), .workRef(viewedRefWork)]
         case .resultRef: [.resultRef(refResult), .resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: []))]
         case .stitch: [.stitch(stitch), .stitch(middleSegment), .stitch(lastSegment)]
         case .stitched: [.stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 1 << 33)),
                          .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
         case .discarded: [.discarded(7), .discarded(UInt64.max)]
         case .discard: [.discard(discard), .discard(PieceDiscard(jobID: 7, workspace: Array("/w".utf8), pieces: []))]
-        case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: []))]
+        case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: [])), .verify(viewedVerify)]
         case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
         }
     }

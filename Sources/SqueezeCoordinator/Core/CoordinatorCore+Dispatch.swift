@@ -71,9 +71,11 @@ extension CoordinatorCore {
                 header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil,
                 placement: placed ? open.placement.map { RefPlacement(attempt: $0.output.value, offset: $0.offset(of: ref.index, in: file.layout)) } : nil)
         }
-        return RefAssignment(
+        var work = RefAssignment(
             jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, workspace: job.workspace.path.bytes,
             syncPieces: !worker.sharesKernel, blocks: blocks)
+        work.view = worker.view(for: key.job) ?? .same
+        return work
     }
 
     /// Whether item `item` (blocks of one file) is written in place: the file is placed, and

@@ -82,6 +82,8 @@ extension CoordinatorCore {
         if case .audited = request.verdict { verification.auditsByWorkers += 1 }
         var message = verify
         message.checkID = id
+        // The verifier compares of each source's stamp what its view of the files keeps.
+        if let view = workers[verifier]?.view(for: request.item.job), view != .same { message.setView(view) }
         if OutgoingChecks.shouldHold(verifierInFlight: scheduler.busy(verifier), carriesBytes: byReference.contains(false)) {
             verification.outgoing.hold(message, for: verifier)
         } else {

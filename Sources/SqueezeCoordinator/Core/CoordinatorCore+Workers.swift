@@ -1,3 +1,4 @@
+import Logging
 import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
@@ -57,18 +58,8 @@ extension CoordinatorCore {
             workers.heard(peer, at: now)
             verified(report, from: peer)
         case .probeReply(let reply):
-            guard workers.heard(peer, at: now), let worker = workers[peer] else { return }
-            if workers.probeAnswered(by: peer, job: JobID(reply.jobID), shared: reply.shared) {
-                if let root = jobs[JobID(reply.jobID)]?.sourceRoot, let key = storageKey(of: peer, root: root) {
-                    storageSeen.record(key, shared: reply.shared, at: now)
-                }
-                scheduler.setReadsItself(JobID(reply.jobID), on: peer, reply.shared)
-                scheduler.resume(JobID(reply.jobID), on: peer)
-                logger.info(reply.shared ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: [
-                    "worker": "\(worker.hello.workerID)", "job": "\(reply.jobID)",
-                    "reason": "\(String((reply.reason ?? "-").prefix(200)).debugDescription)",
-                ])
-            }
+            guard workers.heard(peer, at: now), workers[peer] != nil else { return }
+            probeReplied(reply, from: peer)
             pump()
         case .itemFailed(let failure):
             let key = ItemKey(job: JobID(failure.jobID), item: ItemID(failure.itemID))
@@ -254,7 +245,7 @@ extension CoordinatorCore {
     /// remote when it says so, a probe when it is in `auto` mode.
     mutating func assignStorage(worker peer: PeerID, job id: JobID) {
         guard let job = jobs[id] else { return }
-        let known = storageKey(of: peer, root: job.sourceRoot).flatMap { storageSeen.shared($0, at: now) }
+        let known = storageKey(of: peer, root: job.sourceRoot).flatMap { storageSeen.answer($0, at: now) }
         guard let start = workers.startStorage(
             of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, known: known, at: now) else { return }
         switch start {
@@ -269,6 +260,51 @@ extension CoordinatorCore {
             send(.probe(job.probe()), to: peer)
         }
         refreshWindow(id)
+    }
+
+    /// A worker answered job `reply.jobID`'s probe. "Shared" with an answer file is confirmed
+    /// by the coordinator's own reads first (`StorageConfirmation`); the job's items wait
+    /// meanwhile. "Shared" without one (a worker before answer files) counts only because such
+    /// a worker saw the coordinator's inode numbers.
+    mutating func probeReplied(_ reply: ProbeReply, from peer: PeerID) {
+        let id = JobID(reply.jobID)
+        guard workers.isProbing(peer, job: id), let job = jobs[id] else { return }
+        guard reply.shared else {
+            storageDecided(peer, job: id, view: nil, reason: reply.reason)
+            return
+        }
+        guard let answer = reply.answer else {
+            storageDecided(peer, job: id, view: .same, reason: nil)
+            return
+        }
+        guard reply.answerIsWellFormed else {
+            countMalformed(ProtocolError.malformed("probeReply answer file \(String(answer.prefix(80)).debugDescription)"), from: peer)
+            storageDecided(peer, job: id, view: nil, reason: "the answer file's name is not one the coordinator opens")
+            return
+        }
+        outbox.append(.check(.storage(StorageConfirmation(
+            peer: peer, job: id, answer: job.workspace.path.appending(Array(answer.utf8)), token: Array(job.workspace.token.utf8),
+            sample: job.probeSample, sampleCRC: reply.sampleCRC, view: reply.view ?? .same))))
+    }
+
+    /// The coordinator's reads confirmed a worker's "shared" probe answer, or found why not.
+    mutating func storageConfirmed(_ confirmation: StorageConfirmation, failure: String?) {
+        guard workers[confirmation.peer] != nil else { return }
+        storageDecided(confirmation.peer, job: confirmation.job, view: failure == nil ? confirmation.view : nil, reason: failure)
+        pump()
+    }
+
+    /// How `peer` gets at job `id`'s files is decided: shared with `view`, or remote (nil).
+    mutating func storageDecided(_ peer: PeerID, job id: JobID, view: SharedView?, reason: String?) {
+        guard workers.probeAnswered(by: peer, job: id, view: view) else { return }
+        if let root = jobs[id]?.sourceRoot, let key = storageKey(of: peer, root: root) {
+            storageSeen.record(key, view: view, at: now)
+        }
+        scheduler.setReadsItself(id, on: peer, view != nil)
+        scheduler.resume(id, on: peer)
+        var metadata: Logger.Metadata = ["worker": "\(workerName(peer))", "job": "\(id)", "reason": "\(String((reason ?? "-").prefix(200)).debugDescription)"]
+        if let view, view != .same { metadata["sees"] = "\(view.inodes ? "inode numbers" : "its own inode numbers"), mtimes to the \(view.nanoseconds ? "nanosecond" : "second")" }
+        logger.info(view != nil ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: metadata)
     }
 
     /// The worker process and source root a probe answer stands for.

@@ -142,6 +142,8 @@ struct CoordinatorCore {
             segmentChecked(check, finding: finding)
         case .outputsRechecked(let id, let outcome):
             outputsRechecked(id, outcome)
+        case .storageConfirmed(let confirmation, let failure):
+            storageConfirmed(confirmation, failure: failure)
         case .cancel(let id, let reason, let state):
             cancel(job: id, reason: reason, as: state)
         case .clientHeard(let peer):

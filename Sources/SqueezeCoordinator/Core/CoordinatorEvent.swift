@@ -43,6 +43,8 @@ enum CoordinatorEvent: Sendable {
     case segmentChecked(SegmentCheck, SegmentFinding)
     /// The coordinator's pass over job `id`'s outputs after a caught collusion is done.
     case outputsRechecked(JobID, OutputRecheck.Outcome)
+    /// A worker's "shared" probe answer was confirmed (`failure` nil) or not.
+    case storageConfirmed(StorageConfirmation, failure: String?)
     /// A job is to end as `state` (cancelled, or failed), for `reason`.
     case cancel(JobID, reason: String, as: JobState)
     /// A client sent something.

@@ -331,6 +331,15 @@ extension Coordinator {
         case .outputs(let recheck):
             guard let outcome = try? await verifyPool.run({ recheck.run() }) else { return }
             await handle(.outputsRechecked(recheck.job, outcome))
+        case .storage(let confirmation):
+            // Two small reads: on the lookup thread, not behind the answers' checks.
+            let failure: String?
+            do {
+                failure = try await lookupThread.run { confirmation.run() }
+            } catch {
+                return  // the thread stopped: so is the coordinator
+            }
+            await handle(.storageConfirmed(confirmation, failure: failure))
         }
     }
 }

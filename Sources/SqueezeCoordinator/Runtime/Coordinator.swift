@@ -28,7 +28,8 @@ public actor Coordinator {
     /// libzmq has sent them (and, in embedded mode, the worker has let go of them).
     let readBuffers: FrameBufferPool
     /// Which local process is at the other end of a worker's loopback connection, looked up
-    /// on a thread of its own: a lookup may wait for its turn to walk `/proc`.
+    /// on a thread of its own (a lookup may wait for its turn to walk `/proc`), which also
+    /// reads back storage probes' answers: small reads that must not wait behind checks.
     let loopbackPeers = LoopbackPeers()
     let lookupThread = BlockingIOPool(threads: 1, name: "squeeze-peers")
     /// Where the actor and its tasks log.

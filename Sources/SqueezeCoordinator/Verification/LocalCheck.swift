@@ -6,4 +6,6 @@ enum LocalCheck: Sendable {
     case segment(SegmentCheck)
     /// Every published output of a job a caught collusion touched.
     case outputs(OutputRecheck)
+    /// A worker's "shared" answer to a storage probe.
+    case storage(StorageConfirmation)
 }

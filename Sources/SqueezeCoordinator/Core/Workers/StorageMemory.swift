@@ -1,4 +1,5 @@
 import SqueezeIO
+import SqueezeProtocol
 
 /// What workers' probes said about source roots, so a probe runs once per worker and root
 /// rather than once per job: a flood of jobs over one folder, or a worker that registers again,
@@ -19,23 +20,25 @@ struct StorageMemory: Sendable {
     /// Most answers kept: past it the oldest go.
     static let capacity = 4096
 
-    private var answers: [Key: (shared: Bool, at: ContinuousClock.Instant)] = [:]
+    /// What a probe found: the worker sees the root (with this view of its stamps), or not (nil).
+    private var answers: [Key: (view: SharedView?, at: ContinuousClock.Instant)] = [:]
 
-    /// Whether the worker of `key` sees `key.root`, when a probe said so within `lifetime` of `now`.
-    func shared(_ key: Key, at now: ContinuousClock.Instant) -> Bool? {
+    /// What a probe of `key` found within `lifetime` of `now`: `.some(view)` when the worker sees
+    /// `key.root`, `.some(nil)` when it does not; nil when no probe answered lately.
+    func answer(_ key: Key, at now: ContinuousClock.Instant) -> SharedView?? {
         guard let answer = answers[key], now - answer.at <= Self.lifetime else { return nil }
-        return answer.shared
+        return .some(answer.view)
     }
 
-    /// A probe of `key` answered `shared` at `now`.
-    mutating func record(_ key: Key, shared: Bool, at now: ContinuousClock.Instant) {
+    /// A probe of `key` found `view` (nil: not shared) at `now`.
+    mutating func record(_ key: Key, view: SharedView?, at now: ContinuousClock.Instant) {
         if answers.count >= Self.capacity, answers[key] == nil {
             answers = answers.filter { now - $0.value.at <= Self.lifetime }
             if answers.count >= Self.capacity, let oldest = answers.min(by: { $0.value.at < $1.value.at })?.key {
                 answers.removeValue(forKey: oldest)
             }
         }
-        answers[key] = (shared, now)
+        answers[key] = (view, now)
     }
 
     /// Answers kept (for tests).

@@ -29,7 +29,14 @@ struct WorkerRecord {
     var sharesKernel: Bool { hello.bootID != nil && hello.bootID == KernelIdentity.bootID }
 
     /// Whether items of `job` go to it by reference.
-    func isShared(for job: JobID) -> Bool { jobStorage[job] == .shared }
+    func isShared(for job: JobID) -> Bool { view(for: job) != nil }
+
+    /// What it sees of job `job`'s stamps when it reads and writes the job's files itself; nil
+    /// when it does not.
+    func view(for job: JobID) -> SharedView? {
+        if case .shared(let view) = jobStorage[job] { return view }
+        return nil
+    }
 
     /// The engines it announced that this coordinator knows (zlib when it announced none).
     var engines: Set<CompressionEngine> {

@@ -1,3 +1,5 @@
+import SqueezeProtocol
+
 /// How each worker gets at each job's files: decided per worker and job, by what the worker
 /// announced or by a probe.
 extension WorkerRoster {
@@ -18,7 +20,7 @@ extension WorkerRoster {
     /// already, `peer` is unknown, or (a worker in `auto` mode) there is no file to probe yet.
     /// A worker in `auto` mode whose probe of the job's root answered lately (`known`,
     /// `StorageMemory`) is not probed again.
-    mutating func startStorage(of peer: PeerID, job: JobID, archive: Bool, canProbe: Bool, known: Bool? = nil,
+    mutating func startStorage(of peer: PeerID, job: JobID, archive: Bool, canProbe: Bool, known: SharedView?? = nil,
                                at now: ContinuousClock.Instant) -> StorageStart? {
         guard let worker = records[peer], worker.jobStorage[job] == nil else { return nil }
         if archive {
@@ -27,15 +29,16 @@ extension WorkerRoster {
         }
         switch worker.storage {
         case .shared:
-            self[peer]?.jobStorage[job] = .shared
+            // Announced shared: it promised the coordinator's view, inode numbers and all.
+            self[peer]?.jobStorage[job] = .shared(.same)
             return .shared
         case .remote:
             self[peer]?.jobStorage[job] = .remote
             return .remote
         case .auto:
             if let known {
-                self[peer]?.jobStorage[job] = known ? .shared : .remote
-                return known ? .shared : .remote
+                self[peer]?.jobStorage[job] = known.map(JobStorage.shared) ?? .remote
+                return known == nil ? .remote : .shared
             }
             guard canProbe else { return nil }
             self[peer]?.jobStorage[job] = .probing(now)
@@ -43,12 +46,18 @@ extension WorkerRoster {
         }
     }
 
-    /// `peer` answered job `job`'s probe: it shares the files or not. Returns whether a probe
-    /// was waiting for that answer (any other answer changes nothing).
-    mutating func probeAnswered(by peer: PeerID, job: JobID, shared: Bool) -> Bool {
-        guard case .probing = records[peer]?.jobStorage[job] else { return false }
-        self[peer]?.jobStorage[job] = shared ? .shared : .remote
+    /// `peer`'s probe of job `job` ended: it shares the files, seeing `view` of their stamps,
+    /// or not (nil). Returns whether a probe was waiting for that (any other answer changes nothing).
+    mutating func probeAnswered(by peer: PeerID, job: JobID, view: SharedView?) -> Bool {
+        guard isProbing(peer, job: job) else { return false }
+        self[peer]?.jobStorage[job] = view.map(JobStorage.shared) ?? .remote
         return true
+    }
+
+    /// Whether `peer`'s probe of job `job` is out.
+    func isProbing(_ peer: PeerID, job: JobID) -> Bool {
+        if case .probing = records[peer]?.jobStorage[job] { return true }
+        return false
     }
 
     /// Probes unanswered for `JobStorage.probeTimeout` at `now` (a worker from before probes, a

@@ -41,13 +41,13 @@ struct WorkerStorageTests {
         var workers = roster([(a, .auto), (b, .auto)])
         _ = workers.startStorage(of: a, job: 1, archive: false, canProbe: true, at: start)
         _ = workers.startStorage(of: b, job: 1, archive: false, canProbe: true, at: start)
-        #expect(workers.probeAnswered(by: a, job: 1, shared: true) == true)
+        #expect(workers.probeAnswered(by: a, job: 1, view: .same) == true)
         #expect(workers[a]?.isShared(for: 1) == true)
-        #expect(workers.probeAnswered(by: a, job: 1, shared: false) == false, "a second answer changes nothing")
+        #expect(workers.probeAnswered(by: a, job: 1, view: nil) == false, "a second answer changes nothing")
         #expect(workers[a]?.isShared(for: 1) == true)
-        #expect(workers.probeAnswered(by: b, job: 1, shared: false) == true)
+        #expect(workers.probeAnswered(by: b, job: 1, view: nil) == true)
         #expect(workers[b]?.jobStorage[1] == .remote)
-        #expect(workers.probeAnswered(by: b, job: 7, shared: true) == false, "no probe for that job")
+        #expect(workers.probeAnswered(by: b, job: 7, view: .same) == false, "no probe for that job")
     }
 
     @Test("a probe unanswered past its timeout makes the worker remote for that job")
@@ -61,7 +61,7 @@ struct WorkerStorageTests {
         #expect(expired.map(\.peer) == [a, b] && expired.map(\.job) == [1, 2])
         #expect(workers[a]?.jobStorage[1] == .remote && workers[b]?.jobStorage[2] == .remote)
         #expect(workers[b]?.jobStorage[1] == .probing(start + .seconds(1)))
-        #expect(workers.probeAnswered(by: a, job: 1, shared: true) == false, "too late: it stays remote")
+        #expect(workers.probeAnswered(by: a, job: 1, view: .same) == false, "too late: it stays remote")
         workers.forget(job: 1)
         #expect(workers[b]?.jobStorage[1] == nil && workers[b]?.jobStorage[2] == .remote)
     }
