@@ -245,7 +245,7 @@ extension CoordinatorCore {
     /// remote when it says so, a probe when it is in `auto` mode.
     mutating func assignStorage(worker peer: PeerID, job id: JobID) {
         guard let job = jobs[id] else { return }
-        let known = storageKey(of: peer, root: job.sourceRoot).flatMap { storageSeen.answer($0, at: now) }
+        let known = storageKey(of: peer, job: job).flatMap { storageSeen.answer($0, at: now) }
         guard let start = workers.startStorage(
             of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, known: known, at: now) else { return }
         switch start {
@@ -297,7 +297,7 @@ extension CoordinatorCore {
     /// How `peer` gets at job `id`'s files is decided: shared with `view`, or remote (nil).
     mutating func storageDecided(_ peer: PeerID, job id: JobID, view: SharedView?, reason: String?) {
         guard workers.probeAnswered(by: peer, job: id, view: view) else { return }
-        if let root = jobs[id]?.sourceRoot, let key = storageKey(of: peer, root: root) {
+        if let job = jobs[id], let key = storageKey(of: peer, job: job) {
             storageSeen.record(key, view: view, at: now)
         }
         scheduler.setReadsItself(id, on: peer, view != nil)
@@ -307,10 +307,10 @@ extension CoordinatorCore {
         logger.info(view != nil ? "worker sees the job's files: shared storage" : "worker does not see the job's files: remote", metadata: metadata)
     }
 
-    /// The worker process and source root a probe answer stands for.
-    func storageKey(of peer: PeerID, root: BytePath) -> StorageMemory.Key? {
+    /// The worker process, source root and destination folder a probe answer stands for.
+    func storageKey(of peer: PeerID, job: JobRecord) -> StorageMemory.Key? {
         guard let hello = workers[peer]?.hello else { return nil }
-        return StorageMemory.Key(workerID: hello.workerID, pid: hello.pid, bootID: hello.bootID, root: root)
+        return StorageMemory.Key(workerID: hello.workerID, pid: hello.pid, bootID: hello.bootID, root: job.sourceRoot, outputs: job.destination.parent)
     }
 
     /// A worker that leaves a probe unanswered (a worker from before probes, a stuck file

@@ -68,10 +68,11 @@ struct CoreHarness {
 
     /// Starts a job over files of `sizes` bytes at `offset` (scanned for real, in a folder of
     /// its own, or over the source of job `again` started in `folder`, into an output of its
-    /// own); returns its id and what the core decided.
+    /// own unless `sameDestination`); returns its id and what the core decided.
     mutating func startJob(
         sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false, fileEvents: Bool = false,
-        sameSourceAs again: String? = nil, at offset: Duration = .zero, arrange: (String) throws -> Void = { _ in }
+        sameSourceAs again: String? = nil, sameDestination: Bool = false, at offset: Duration = .zero,
+        arrange: (String) throws -> Void = { _ in }
     ) throws -> (JobID, [CoordinatorEffect]) {
         let folder = again ?? FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
         let source = folder + "/src"
@@ -85,7 +86,7 @@ struct CoreHarness {
             try arrange(source)
         }
         lastFolder = folder
-        let destination = again == nil ? folder + "/out" : folder + "/out-\(UInt64.random(in: 1...UInt64.max))"
+        let destination = again == nil || sameDestination ? folder + "/out" : folder + "/out-\(UInt64.random(in: 1...UInt64.max))"
         var request = JobRequest(source: source, destination: destination, level: 6, force: false, heartbeatMilliseconds: heartbeatMilliseconds)
         request.verify = verify
         request.trace = trace ? true : nil

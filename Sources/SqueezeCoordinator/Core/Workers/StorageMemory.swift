@@ -13,6 +13,9 @@ struct StorageMemory: Sendable {
         var pid: Int32
         var bootID: String?
         var root: BytePath
+        /// The folder the job's destination is made in: the probe also proved the worker writes
+        /// there (jobs into sibling destinations, as a flood of submits makes, share an answer).
+        var outputs: BytePath
     }
 
     /// How long an answer stands.

@@ -44,7 +44,7 @@ struct StorageViewTests {
         #expect(work.view == Self.fuse)
         #expect(harness.core.workers[a]?.view(for: job) == Self.fuse)
 
-        let (second, again) = try harness.startJob(sizes: [], sameSourceAs: harness.lastFolder, at: .milliseconds(10))
+        let (second, again) = try harness.startJob(sizes: [], sameSourceAs: harness.lastFolder, sameDestination: true, at: .milliseconds(10))
         #expect(!again.sent.contains { if case .probe = $0.message { true } else { false } })
         #expect(harness.core.workers[a]?.view(for: second) == Self.fuse)
     }

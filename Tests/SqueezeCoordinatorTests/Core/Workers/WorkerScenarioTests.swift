@@ -66,7 +66,7 @@ struct WorkerScenarioTests {
         #expect(answered.sent.contains { if case .workRef(let work) = $0.message { work.jobID == job.value } else { false } })
     }
 
-    @Test("a second job over the same root is not probed again: the worker's answer stands for a minute, for that worker process")
+    @Test("a second job over the same root, into the same destination folder, is not probed again: the worker's answer stands for a minute, for that worker process")
     func probeOncePerRoot() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
@@ -74,9 +74,13 @@ struct WorkerScenarioTests {
         let (first, _) = try harness.startJob(sizes: [4096])
         let folder = harness.lastFolder
         harness.handle(.workerMessage(.probeReply(ProbeReply(jobID: first.value, shared: true)), from: a, origin: nil), at: .milliseconds(5))
-        let (second, again) = try harness.startJob(sizes: [], sameSourceAs: folder, at: .milliseconds(10))
+        let (second, again) = try harness.startJob(sizes: [], sameSourceAs: folder, sameDestination: true, at: .milliseconds(10))
         #expect(!again.sent.contains { if case .probe = $0.message { true } else { false } })
         #expect(again.sent.contains { if case .workRef(let work) = $0.message { work.jobID == second.value } else { false } })
+        // Into a sibling destination, neither.
+        let (sibling, beside) = try harness.startJob(sizes: [], sameSourceAs: folder, at: .milliseconds(15))
+        #expect(!beside.sent.contains { if case .probe = $0.message { true } else { false } })
+        #expect(beside.sent.contains { if case .workRef(let work) = $0.message { work.jobID == sibling.value } else { false } })
         // Another root is probed.
         let (third, other) = try harness.startJob(sizes: [4096], at: .milliseconds(20))
         #expect(other.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == third.value } else { false } })
@@ -84,7 +88,7 @@ struct WorkerScenarioTests {
         for second in stride(from: 1, through: 70, by: 1) {
             harness.handle(.workerMessage(.heartbeat, from: a, origin: nil), at: .seconds(second))
         }
-        let (fourth, late) = try harness.startJob(sizes: [], sameSourceAs: folder, at: .seconds(70))
+        let (fourth, late) = try harness.startJob(sizes: [], sameSourceAs: folder, sameDestination: true, at: .seconds(70))
         #expect(late.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == fourth.value } else { false } })
     }
 
