@@ -80,7 +80,7 @@ struct WorkerScenarioTests {
         // Into a sibling destination, neither.
         let (sibling, beside) = try harness.startJob(sizes: [], sameSourceAs: folder, at: .milliseconds(15))
         #expect(!beside.sent.contains { if case .probe = $0.message { true } else { false } })
-        #expect(beside.sent.contains { if case .workRef(let work) = $0.message { work.jobID == sibling.value } else { false } })
+        #expect(harness.core.workers[a]?.isShared(for: sibling) == true)
         // Another root is probed.
         let (third, other) = try harness.startJob(sizes: [4096], at: .milliseconds(20))
         #expect(other.sent.contains { if case .probe(let probe) = $0.message { probe.jobID == third.value } else { false } })
