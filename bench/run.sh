@@ -289,6 +289,7 @@ for run in $(seq "$runs"); do
   next_out
   timed "squeeze compress --no-journal" small "$out" -- "$bin" compress "$small" -o "$out" --level 6 --no-journal
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" small "$small" 6 shared
+  cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" small "$small" 6 remote
   cluster "squeeze cluster, shared storage, --no-state (coordinator + 2 workers, TCP)" small "$small" 6 shared "" no-state
   next_out; mkdir -p "$out"
   timed "tar -I 'pigz -6 -p 2' -cf" tar-small "$out/small.tgz" -- tar -I "pigz -6 -p 2" -C "$(dirname "$small")" -cf "$out/small.tgz" "$(basename "$small")"
@@ -374,8 +375,11 @@ fi
 # A million small files (bench/many-files.py: real bytes, 1,000 to a folder), against the first
 # 20,000 of them: files per second must hold up, and the coordinator's peak RSS must not grow
 # with the tree. In memory (/dev/shm) when it has room, so the disk's inode allocation is not
-# what is measured; one run each, embedded and as a cluster.
+# what is measured; one run each, embedded and as a cluster. The first 200,000 and the million
+# also go through a remote cluster, and the 200,000 through a shared one: what the coordinator
+# costs per file in each mode (the "coordinator per file" table).
 many_place="-"
+many_bytes=""
 if [[ -z $quick ]]; then
   echo "bench: 1,000,000 small files" >&2
   many_root=$work/many
@@ -385,8 +389,13 @@ if [[ -z $quick ]]; then
   fi
   many_place=$([[ $many_root == /dev/shm/* ]] && echo "in memory (/dev/shm)" || echo "on disk ($work)")
   python3 "$repo/bench/many-files.py" "$many_root/m1m" 1000000
-  mkdir -p "$many_root/m20k"
+  mkdir -p "$many_root/m20k" "$many_root/m200k"
   for folder in $(ls "$many_root/m1m" | head -20); do cp -al "$many_root/m1m/$folder" "$many_root/m20k/"; done
+  for folder in $(ls "$many_root/m1m" | head -200); do cp -al "$many_root/m1m/$folder" "$many_root/m200k/"; done
+  many_bytes="m20k=$(bytes_of "$many_root/m20k") m200k=$(bytes_of "$many_root/m200k") m1m=$(bytes_of "$many_root/m1m")"
+  cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 shared "$many_root"
+  cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 remote "$many_root"
+  cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" "many-m1m" "$many_root/m1m" 6 remote "$many_root"
   for tree in m20k m1m; do
     next_out; out=$many_root/out-$slot
     timed "squeeze compress" "many-$tree" "$out" -- "$bin" compress "$many_root/$tree" -o "$out" --level 6
@@ -401,12 +410,16 @@ fi
 
 mixed_bytes=$(bytes_of "$mixed")
 small_bytes=$(bytes_of "$small")
+mixed_files=$(find "$mixed" -type f | wc -l)
+small_files=$(find "$small" -type f | wc -l)
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 versions="$(gzip --version | head -1); $(pigz --version 2>&1 | head -1); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
 
-table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" "$many_place" <<'PY'
+table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" "$many_place" "$mixed_files $small_files" "$many_bytes" <<'PY'
 import sys, statistics, collections
 path, mixed_bytes, small_bytes, runs, file_bytes, many_place = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6]
+mixed_files, small_files = (int(n) for n in sys.argv[7].split())
+many_bytes = {f"many-{k}": int(v) for k, v in (pair.split("=") for pair in sys.argv[8].split())}
 rows = collections.OrderedDict()
 for line in open(path):
     name, corpus, seconds, size, rss_c, rss_w, cpu_c = line.rstrip("\n").split("\t")
@@ -416,7 +429,12 @@ for line in open(path):
     if rss_c != "-": row["rss_c"].append(int(rss_c))
     if rss_w != "-": row["rss_w"].append(int(rss_w))
 corpus_bytes = {"file": file_bytes, "mixed": mixed_bytes, "small": small_bytes, "large": mixed_bytes * 6}
-many_files = {"many-m20k": 20_000, "many-m1m": 1_000_000}
+many_files = {"many-m20k": 20_000, "many-m200k": 200_000, "many-m1m": 1_000_000}
+# The coordinator per file: every cluster row over a tree whose file count is known.
+file_counts = dict(many_files, mixed=mixed_files, small=small_files)
+tree_bytes = dict(many_bytes, mixed=mixed_bytes, small=small_bytes)
+per_file_rows = [(key, row) for key, row in rows.items()
+                 if key[0] in file_counts and key[0] in tree_bytes and row["cpu_c"] and "--no-" not in key[1] and "second job" not in key[1]]
 many_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in many_files]
 habit_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in ("pipe", "tar-small", "unzip")]
 def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
@@ -507,6 +525,18 @@ if many_rows:
         rss = f"{max(row['rss_c']) / 1024:.0f} MiB" if row["rss_c"] else "-"
         cpu = f"{statistics.median(row['cpu_c']):.1f}" if row["cpu_c"] else "-"
         out.append(f"| {many_files[corpus]:,} | {name} | {statistics.median(row['t']):.1f} | {rate:,.0f} | {versus} | {rss} | {cpu} |")
+if per_file_rows:
+    out.append("")
+    out.append("### The coordinator per file")
+    out.append("")
+    out.append("Goals (#41): in shared storage at most 3 µs of coordinator CPU per file and 0.1 CPU-s per GB on every tree; in remote mode at most 1.0 CPU-s per GB.")
+    out.append("")
+    out.append("| tree | files | GB | cluster run | coordinator CPU s | µs per file | CPU s per GB | files/s one coordinator core feeds |")
+    out.append("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for (corpus, name), row in per_file_rows:
+        files, gigabytes = file_counts[corpus], tree_bytes[corpus] / 1e9
+        cpu = statistics.median(row["cpu_c"])
+        out.append(f"| {corpus} | {files:,} | {gigabytes:.2f} | {name} | {cpu:.2f} | {cpu / files * 1e6:.1f} | {cpu / gigabytes:.2f} | {files / cpu:,.0f} |")
 # Drop-in habits: a folder through tar into one stream against pigz, and decompression against
 # gzip -dc and pigz -dc (the output bytes of a -dc row are the .gz read).
 if habit_rows:
