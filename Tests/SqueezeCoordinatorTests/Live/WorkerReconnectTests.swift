@@ -61,6 +61,17 @@ struct WorkerReconnectTests {
         }
     }
 
+    /// Once the worker has registered, sends it items 0..<8 and waits for its first answer;
+    /// returns its routing id.
+    @discardableResult
+    static func startWork(via raw: RawCoordinator, _ seen: NIOLockedValueBox<Seen>) async throws -> [UInt8] {
+        #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.peer } != nil })
+        let peer = try #require(seen.withLockedValue { $0.peer })
+        try sendItems(0..<8, via: raw, to: peer)
+        #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { !$0.answers.isEmpty } })
+        return peer
+    }
+
     /// A worker with one slot that takes `delay` over each item.
     static func worker(at address: String, context: ZMQContext, delay: Duration) -> Worker {
         var configuration = WorkerConfiguration(coordinator: address, slots: 1, workerID: "returning")
@@ -80,10 +91,7 @@ struct WorkerReconnectTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask { await Self.serve(raw, seen) }
-            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.peer } != nil })
-            let peer = try #require(seen.withLockedValue { $0.peer })
-            try Self.sendItems(0..<8, via: raw, to: peer)
-            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { !$0.answers.isEmpty } })
+            let peer = try await Self.startWork(via: raw, seen)
             raw.send(.unknownPeer, to: peer)
             // Items are compressed in order: once 7 is answered, every kept one before it is.
             #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.answers.contains { $0.item == 7 } } })
@@ -110,10 +118,7 @@ struct WorkerReconnectTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask { await Self.serve(raw, seen) }
-            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.peer } != nil })
-            let peer = try #require(seen.withLockedValue { $0.peer })
-            try Self.sendItems(0..<8, via: raw, to: peer)
-            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { !$0.answers.isEmpty } })
+            try await Self.startWork(via: raw, seen)
             seen.withLockedValue { $0.alive = false }
             #expect(await QuietHeartbeatTests.eventually(within: .seconds(20)) { seen.withLockedValue { $0.hellos.count } >= 2 })
             #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.answers.count } >= 8 })
