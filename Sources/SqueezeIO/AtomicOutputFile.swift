@@ -34,6 +34,9 @@ public final class AtomicOutputFile: Sendable {
     /// adopted piece, which is not written here, or once the file system refused
     /// `sync_file_range`.
     private let writeBehind: NIOLockedValueBox<WriteBehind?>
+    /// An adopted piece's inode: a worker granted to publish it may rename it into place
+    /// before this does (see `publish`).
+    private let adoptedInode: UInt64?
 
     /// Creates the temporary (O_EXCL, mode 0600 until sealed) in `folder` (a job's workspace,
     /// on the same file system as `finalPath`), or next to `finalPath` when `folder` is nil.
@@ -55,6 +58,7 @@ public final class AtomicOutputFile: Sendable {
         device = UInt64(info.st_dev)
         state = NIOLockedValueBox(.open(fd))
         writeBehind = NIOLockedValueBox(WriteBehind(chunk: writeBehindChunk))
+        adoptedInode = nil
     }
 
     /// Takes over a complete, sealed file someone else wrote (a shared-storage worker's
@@ -80,6 +84,7 @@ public final class AtomicOutputFile: Sendable {
         device = UInt64(info.st_dev)
         state = NIOLockedValueBox(.sealed(fd))
         writeBehind = NIOLockedValueBox(nil)
+        adoptedInode = UInt64(info.st_ino)
     }
 
     deinit {
@@ -230,6 +235,13 @@ public final class AtomicOutputFile: Sendable {
         let renamed = replace
             ? temporaryPath.withCString { from in finalPath.withCString { to in rename(from, to) } }
             : Directories.renameWithoutReplacing(temporaryPath, to: finalPath)
+        let failure = errno
+        // The worker granted to publish this very piece renamed it first: it is in place.
+        if renamed != 0 && failure == ENOENT, let adoptedInode,
+           let now = try? Directories.status(finalPath), UInt64(now.st_ino) == adoptedInode, UInt64(now.st_dev) == device {
+            return
+        }
+        errno = failure
         if renamed != 0 && errno == EEXIST && !replace {
             throw removingTemporary(FileSystemError(
                 operation: "rename", path: finalPath.display, errno: EEXIST,

@@ -43,6 +43,10 @@ extension MessageType {
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxStitchedTable)
         case .discard:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxDiscardTable)
+        case .publish:
+            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxPublishTable)
+        case .published:
+            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxPublishedTable)
         }
     }
 }

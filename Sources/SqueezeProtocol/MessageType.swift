@@ -50,6 +50,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     /// Coordinator → worker: start (1) or stop (0) sending `timing` and `clock` (one byte). The
     /// coordinator turns them on while some job is traced, so untraced jobs cost no extra message.
     case timings = 29
+    /// Coordinator → shared-storage worker: rename an accepted attempt's whole members into
+    /// place (binary table).
+    case publish = 31
+    /// Shared-storage worker → coordinator: the members are in place, or why not (binary table).
+    case published = 32
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

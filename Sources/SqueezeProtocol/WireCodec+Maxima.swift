@@ -26,6 +26,10 @@ extension WireCodec {
     static let maxStitchedTable = 8 + 4 + 8 + 8 + string(maxFailureBytes)
     /// Job, workspace, count; per piece item, attempt, position.
     static let maxDiscardTable = 8 + path + 4 + maxStitchPieces * (8 + 8 + 4)
+    /// Job, item, attempt, flags, workspace, count; per member position, replace flag, output path.
+    static let maxPublishTable = 8 + 8 + 8 + 1 + path + 4 + blocks * (4 + 1 + path)
+    /// Job, item, attempt, count; per failure position and reason.
+    static let maxPublishedTable = 8 + 8 + 8 + 4 + blocks * (4 + string(maxFailureBytes))
     /// Check, job, item, count; per block kind, raw length, last flag, then the longest kind's
     /// fields: a member reference (source path, size, mtime (2), inode, offset, dictionary
     /// length, compressed path, offset and length, gzip header).

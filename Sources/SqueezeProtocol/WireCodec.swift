@@ -41,6 +41,8 @@ public enum WireCodec {
         case .stitch(let request): return [header, ZMQFrame(encodeStitch(request))]
         case .stitched(let result): return [header, ZMQFrame(encodeStitch(result))]
         case .discard(let request): return [header, ZMQFrame(encodeDiscard(request))]
+        case .publish(let grant): return [header, ZMQFrame(encodePublish(grant))]
+        case .published(let report): return [header, ZMQFrame(encodePublished(report))]
         case .verify(let request): return [header] + encodeVerify(request)
         case .verified(let report): return [header, ZMQFrame(encodeVerified(report))]
         case .work(let work):
@@ -105,6 +107,8 @@ public enum WireCodec {
         case .stitch: message = .stitch(try stitch(parts))
         case .stitched: message = .stitched(try stitched(parts))
         case .discard: message = .discard(try discard(parts))
+        case .publish: message = .publish(try publish(parts))
+        case .published: message = .published(try published(parts))
         case .verify: message = .verify(try verify(parts))
         case .verified: message = .verified(try verified(parts))
         case .work: message = .work(try work(parts))

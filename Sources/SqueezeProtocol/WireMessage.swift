@@ -34,6 +34,10 @@ public enum WireMessage: Sendable, Equatable {
     case discard(PieceDiscard)
     /// Shared-storage worker → coordinator: the pieces of a `discard` for this job are gone.
     case discarded(UInt64)
+    /// Coordinator → shared-storage worker: rename an accepted attempt's members into place.
+    case publish(PublishGrant)
+    /// Shared-storage worker → coordinator: what a `publish` did.
+    case published(PublishReport)
     /// Coordinator → verifying worker: check blocks another worker compressed.
     case verify(VerifyRequest)
     /// Verifying worker → coordinator: what the blocks decoded to.
@@ -81,6 +85,8 @@ public enum WireMessage: Sendable, Equatable {
         case .stitched: .stitched
         case .discard: .discard
         case .discarded: .discarded
+        case .publish: .publish
+        case .published: .published
         case .verify: .verify
         case .verified: .verified
         case .timing: .timing

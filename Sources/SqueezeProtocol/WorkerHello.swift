@@ -31,6 +31,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of answering `verify` range blocks (kind 3) and reporting the CRC-32 of
     /// the compressed bytes read for each block: what checking a stitched file takes.
     public static let verifyRangeCapability = "verifyRange"
+    /// The capability of answering `publish`: renaming an accepted attempt's whole members
+    /// into place itself, so the coordinator touches none of those files.
+    public static let publishCapability = "publish"
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024

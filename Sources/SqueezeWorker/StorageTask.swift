@@ -9,12 +9,15 @@ enum StorageTask: Sendable {
     case stitch(StitchRequest)
     /// Remove an adopted file's pieces; answered with `discarded`.
     case discard(PieceDiscard)
+    /// Rename an accepted attempt's whole members into place; answered with `published`.
+    case publish(PublishGrant)
 
     /// The task's job.
     var jobID: UInt64 {
         switch self {
         case .stitch(let request): request.jobID
         case .discard(let request): request.jobID
+        case .publish(let grant): grant.jobID
         }
     }
 
@@ -26,6 +29,7 @@ enum StorageTask: Sendable {
             // Best effort: what stays is removed with the workspace when the job ends. The
             // answer lets the coordinator remove the workspace after this, not race it.
             Self.remove(request)
+        case .publish(let grant): .published(MemberPublisher.publish(grant))
         }
     }
 
@@ -36,6 +40,10 @@ enum StorageTask: Sendable {
             .stitched(StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0, failure: "worker stopping"))
         case .discard(let request):
             .discarded(request.jobID)
+        case .publish(let grant):
+            .published(PublishReport(
+                jobID: grant.jobID, itemID: grant.itemID, attempt: grant.attempt,
+                failures: grant.members.map { PublishFailure(position: $0.position, reason: "worker stopping") }))
         }
     }
 

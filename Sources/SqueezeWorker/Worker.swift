@@ -164,8 +164,16 @@ public final class Worker: Sendable {
             slots: configuration.slots, pid: getpid(),
             engines: configuration.engines.map(\.rawValue),
             storage: configuration.storage, bootID: KernelIdentity.bootID,
-            capabilities: configuration.verifies ? [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] : nil,
+            capabilities: capabilities,
             holding: holding))))
+    }
+
+    /// What it announces beyond compressing.
+    private var capabilities: [String]? {
+        var names: [String] = []
+        if configuration.verifies { names += [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] }
+        if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
+        return names.isEmpty ? nil : names
     }
 
     /// One connection's life: receiver, heartbeat, storage, probe and verify tasks in one task
@@ -248,6 +256,8 @@ public final class Worker: Sendable {
                 storage.yield(.stitch(request))
             case .discard(let request):
                 storage.yield(.discard(request))
+            case .publish(let grant):
+                storage.yield(.publish(grant))
             case .verify(let request) where configuration.verifies:
                 verify.yield(request)
             case .probe(let probe) where configuration.storage == .remote:
@@ -333,8 +343,13 @@ public final class Worker: Sendable {
 
     /// Joins files' pieces and removes adopted ones, one task at a time on the I/O thread.
     private func runStorageTasks(_ tasks: AsyncStream<StorageTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        let publishDelay = configuration.publishDelayForTesting?.sleepMicroseconds
         for await task in tasks {
             if state.withLockedValue({ $0.cancelledJobs.contains(task.jobID) }) { continue }
+            if case .publish = task, let publishDelay {
+                logger.info("delaying a publish (test)")
+                _ = try? await ioPool.run { usleep(publishDelay) }
+            }
             let answer = (try? await ioPool.run { task.perform() }) ?? task.stopped
             endpoint.send(ZMQMessage(WireCodec.encode(answer)))
         }

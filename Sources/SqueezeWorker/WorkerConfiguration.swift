@@ -27,6 +27,9 @@ public struct WorkerConfiguration: Sendable {
     /// Whether it announces the `verify` capability and answers `verify` items (checks of
     /// other workers' blocks, docs/protocol.md "Verification items").
     public var verifies = true
+    /// Whether it announces the `publish` capability and renames its accepted whole members
+    /// into place itself (docs/protocol.md, "Publishing"); off, the coordinator does.
+    public var publishes = true
     /// How it gets at a job's files: probed per job (`auto`), read and written directly
     /// (`shared`), or carried in messages (`remote`).
     public var storage: StorageMode = .auto
@@ -34,6 +37,8 @@ public struct WorkerConfiguration: Sendable {
     public var itemDelayForTesting: Duration?
     /// How long each storage probe waits before it is answered (tests: probes piling up).
     public var probeDelayForTesting: Duration?
+    /// How long each `publish` waits before its renames (tests: a worker caught holding a grant).
+    public var publishDelayForTesting: Duration?
     /// CURVE keys for the connection to the coordinator; nil connects without.
     public var curve: CurveClientKeys?
     /// Where the worker's metrics go (`WorkerMetrics`): a Prometheus factory for `--http`;

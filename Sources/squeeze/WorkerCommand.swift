@@ -39,6 +39,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var testItemDelay: Interval?
+
+    @Option(help: .hidden)
+    var testPublishDelay: Interval?
     @Option(help: ArgumentHelp("Serve Prometheus metrics (/metrics) over HTTP here: PORT or HOST:PORT, loopback unless a host is given.", valueName: "[HOST:]PORT"))
     var http: String?
 
@@ -84,6 +87,7 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.engines = offered
             settings.storage = storage
             settings.itemDelayForTesting = testItemDelay?.duration
+            settings.publishDelayForTesting = testPublishDelay?.duration
             settings.curve = keys
             let exposition = http.map { _ in MetricsExposition(durationBuckets: WorkerMetrics.durationBuckets) }
             settings.metricsFactory = exposition?.factory

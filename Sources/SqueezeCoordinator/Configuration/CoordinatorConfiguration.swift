@@ -63,6 +63,15 @@ public struct CoordinatorConfiguration: Sendable {
     /// the answer itself.
     public var verifyDeadline: Duration = .seconds(10)
 
+    /// Whether a shared-storage worker that announces `publish` renames its accepted whole
+    /// members (a bundle's one-block files) into place itself, one `publish` per item, rather
+    /// than the coordinator opening, syncing and renaming each (docs/protocol.md, "Publishing").
+    public var workersPublish = true
+
+    /// How long a worker has to answer a `publish` before a writer publishes the same
+    /// attempt's members itself (taking as done any the worker renamed meanwhile).
+    public var publishDeadline: Duration = .seconds(30)
+
     /// One "good" verdict from a verifying worker in this many, drawn at random, is checked
     /// again (`VerifierAudit`) by a worker of a third principal, or by the coordinator when
     /// there is none. A verifier colluding with the worker it checks on every one of 100

@@ -73,7 +73,7 @@ extension CoordinatorCore {
         if checksResults(of: key.job) {
             check(pieces: blocks, item: key, from: peer, expected: expected)
         } else {
-            hand(key, expected: expected, blocks: blocks)
+            hand(key, expected: expected, blocks: blocks, from: peer)
         }
         for (file, reason) in failures { fileFailed(FileKey(job: key.job, file: file), reason: reason) }
         return true

@@ -6,7 +6,8 @@ import SqueezeProtocol
 extension CoordinatorCore {
     /// Hands an accepted item's blocks (nil: not written, its file fails) to the writers; the
     /// window moves past the item once they are all in their outputs.
-    mutating func hand(_ key: ItemKey, expected: [BlockRef], blocks: [PendingBlock?]) {
+    /// Whole members from `peer` (its accepted attempt) are published by it when it can.
+    mutating func hand(_ key: ItemKey, expected: [BlockRef], blocks: [PendingBlock?], from peer: PeerID? = nil) {
         // Moved out and back in: mutating a copy would copy the job's per-file arrays each time.
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         job.sentBlocks.removeValue(forKey: key.item)
@@ -24,8 +25,11 @@ extension CoordinatorCore {
         // Received blocks go to their writers grouped by file, one command per writer: one trip
         // to the I/O pool and one report for all of an item's files there, not one per block.
         var received: [(spec: OutputSpec, blocks: [(index: Int, block: ResultBlock)])] = []
-        // Whole members (a bundle's one-block files) go as one command per writer.
+        // Whole members (a bundle's one-block files) go as one command per writer, or to the
+        // worker that wrote them as one grant.
         var members: [Int: [(spec: OutputSpec, piece: PieceBlock)]] = [:]
+        let publisher = publishes(peer, job: key.job) ? peer : nil
+        var granted: [(spec: OutputSpec, piece: PieceBlock)] = []
         for (ref, block) in zip(expected, blocks) {
             guard let block, var open = job.open[ref.file] else { continue }
             if case .piece(let piece) = block, open.placement != nil, !piece.placed, !open.joinedByWriter {
@@ -45,7 +49,11 @@ extension CoordinatorCore {
                 handed.insert(ref)
             case .piece(let piece) where file.layout.count == 1:
                 let spec = spec(of: file, in: job)
-                if let partition = writerPartition(of: spec.key) { members[partition, default: []].append((spec, piece)) }
+                if publisher != nil {
+                    granted.append((spec, piece))
+                } else if let partition = writerPartition(of: spec.key) {
+                    members[partition, default: []].append((spec, piece))
+                }
                 handed.insert(ref)
             case .piece(let piece) where open.joinedByWriter:
                 let spec = spec(of: file, in: job)
@@ -67,6 +75,7 @@ extension CoordinatorCore {
         }
         for (partition, files) in receivedBy.sorted(by: { $0.key < $1.key }) { write(partition: partition, .blocks(files)) }
         for (partition, list) in members.sorted(by: { $0.key < $1.key }) { write(partition: partition, .members(list)) }
+        if let publisher, !granted.isEmpty { grant(key, members: granted, to: publisher, in: &job) }
         if handed.isEmpty {
             retire(key, in: &job)
         } else {

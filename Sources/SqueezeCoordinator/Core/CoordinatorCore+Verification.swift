@@ -276,7 +276,7 @@ extension CoordinatorCore {
             break
         }
         guard let defect else {
-            hand(key, expected: request.expected, blocks: request.blocks)
+            hand(key, expected: request.expected, blocks: request.blocks, from: request.worker)
             return
         }
         refuse(key, from: request.worker, reason: defect.reason)

@@ -79,6 +79,9 @@ extension CoordinatorCore {
             sendChecksLeft(for: peer)
         case .discarded(let job):
             freed(job: JobID(job), by: peer)
+        case .published(let report):
+            workers.heard(peer, at: now)
+            published(report, from: peer)
         case .timing(let timing):
             guard let worker = workers[peer] else { return }
             workers.heard(peer, at: now)
@@ -122,6 +125,7 @@ extension CoordinatorCore {
     mutating func requeue(worker peer: PeerID, now: ContinuousClock.Instant) {
         guard let worker = workers[peer] else { return }
         restartStitches(now: now, leaving: peer)
+        takeOverGrants(of: peer)
         for id in jobOrder { freed(job: id, by: peer, all: true) }
         let held = scheduler.removeWorker(peer)
         metrics.itemsRequeued.increment(by: held.count)
@@ -188,7 +192,7 @@ extension CoordinatorCore {
     }
 
     /// What a worker sends about an item, a stitch or a check it was given.
-    static let answers: Set<MessageType> = [.result, .resultRef, .itemFailed, .stitched, .verified]
+    static let answers: Set<MessageType> = [.result, .resultRef, .itemFailed, .stitched, .verified, .published]
 
     /// Counts a message from `peer` that was dropped as malformed or unexpected, and warns (throttled).
     mutating func countMalformed(_ error: any Error, from peer: PeerID) {
@@ -221,6 +225,7 @@ extension CoordinatorCore {
             // Workers that left took their credit with them.
             for id in jobOrder { refreshWindow(id) }
             restartStitches(now: now)
+            expireGrants()
             logWarningSummaries(now: now)
             if !verification.pending.isEmpty { takeBackChecks(now: now) }
             for id in jobOrder { removeWorkspaceOnceFreed(id) }

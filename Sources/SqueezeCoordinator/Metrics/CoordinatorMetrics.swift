@@ -28,6 +28,10 @@ public struct CoordinatorMetrics: Sendable {
     let itemsRequeued: Counter
     /// Items a worker registering again still held and finished, instead of going out again.
     let itemsKept: Counter
+    /// Outputs shared-storage workers renamed into place themselves (`publish`).
+    let outputsPublishedByWorkers: Counter
+    /// `publish` grants a writer finished instead of their worker (it left, or took too long).
+    let grantsTakenOver: Counter
     /// Answers dropped because their item was answered already or their job had ended.
     let lateResults: Counter
     /// Malformed or unexpected messages dropped.
@@ -76,6 +80,8 @@ public struct CoordinatorMetrics: Sendable {
         itemsRequeued = Counter(label: "squeeze_items_requeued_total", factory: factory)
         itemsKept = Counter(label: "squeeze_items_kept_total", factory: factory)
         lateResults = Counter(label: "squeeze_late_results_total", factory: factory)
+        outputsPublishedByWorkers = Counter(label: "squeeze_outputs_published_by_workers_total", factory: factory)
+        grantsTakenOver = Counter(label: "squeeze_publish_grants_taken_over_total", factory: factory)
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)
         refusedStitches = Counter(label: "squeeze_refused_stitches_total", factory: factory)

@@ -107,6 +107,12 @@ struct OutputWriter {
                 return outcomes + (await flush())
             }
             return outcomes
+        case .takeOver(let members):
+            let outcomes = await takeOver(members)
+            if sealed.count >= Self.batchFiles {
+                return outcomes + (await flush())
+            }
+            return outcomes
         case .placed(let spec, let output, let end, let trailer):
             let outcome = await finishPlaced(output, end: end, trailer: trailer, spec: spec)
             if sealed.count >= Self.batchFiles {
@@ -149,6 +155,36 @@ struct OutputWriter {
                                 outputTotal: member.piece.length, finished: false, sealed: true, blocks: 0..<1)
             }
         }
+    }
+
+    /// Members a worker was granted to publish and did not answer for: adopted like any, except
+    /// that one whose piece is gone while its output holds exactly that member was renamed by
+    /// the worker, and counts as published once the renames on its file system are synced.
+    private mutating func takeOver(_ members: [(spec: OutputSpec, piece: PieceBlock)]) async -> [Result<Progress, WriteFailure>] {
+        guard !members.isEmpty else { return [] }
+        let inPlace: [Bool]
+        do {
+            inPlace = try await pool.run {
+                let found = members.map { member in
+                    !Directories.exists(member.piece.path)
+                        && OutputFacts.read(member.spec.outputPath)?.holds(
+                            length: member.piece.length, crc: member.piece.crc, rawLength: UInt64(member.piece.rawLength)) == true
+                }
+                if let first = zip(members, found).first(where: { $0.1 })?.0 {
+                    try AtomicOutputFile.syncFileSystem(containing: first.spec.outputPath)
+                }
+                return found
+            }
+        } catch {
+            return members.map { .failure(WriteFailure(key: $0.spec.key, reason: (error as? FileSystemError)?.reason ?? "\(error)")) }
+        }
+        var outcomes: [Result<Progress, WriteFailure>] = []
+        for (member, done) in zip(members, inPlace) where done {
+            outcomes.append(.success(Progress(
+                key: member.spec.key, rawBytes: UInt64(member.piece.rawLength), outputBytes: member.piece.length,
+                outputTotal: member.piece.length, finished: true, sealed: true, blocks: 0..<1)))
+        }
+        return outcomes + (await adopt(zip(members, inPlace).filter { !$0.1 }.map(\.0)))
     }
 
     /// An output whose blocks workers wrote in place: its header and trailer written, it is

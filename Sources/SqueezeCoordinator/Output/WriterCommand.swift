@@ -14,6 +14,10 @@ enum WriterCommand: Sendable {
     /// stitched): taken over and renamed into place, not copied. A bundle's one-block files
     /// come as one command, so the writer serves them with one trip to the I/O pool.
     case members([(spec: OutputSpec, piece: PieceBlock)])
+    /// Whole members a worker was granted to publish and did not (it left, or took too long):
+    /// taken over like `members`, except that a piece the worker already renamed into place
+    /// counts as published.
+    case takeOver([(spec: OutputSpec, piece: PieceBlock)])
     /// A file's output whose blocks shared-storage workers wrote in place, up to `end`: the
     /// header and trailer are written, then it is taken over like a member.
     case placed(OutputSpec, output: BytePath, end: UInt64, trailer: [UInt8])

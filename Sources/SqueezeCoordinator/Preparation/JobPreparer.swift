@@ -172,6 +172,12 @@ enum JobPreparer {
                 case .redo(let replacingOwn):
                     replacesOwnOutput = replacingOwn
                 }
+            } else if context.earlier != nil, let output = OutputFacts.read(outputPath),
+                      output.madeFrom(size: found.stamp.size, seconds: found.stamp.modifiedSeconds, nanoseconds: found.stamp.modifiedNanoseconds) {
+                // Published without a row (a worker renamed it, `publish`): the output itself
+                // says it was made from the source as it is now.
+                batch.kept.append(KeptFile(bytesIn: found.stamp.size, bytesOut: output.size))
+                continue
             }
             if !context.force && !replacesOwnOutput && Directories.exists(outputPath) {
                 batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)", outputExists: true))

@@ -83,6 +83,9 @@ struct JobRecord {
     var attempts: [ItemID: [PeerID: AttemptID]] = [:]
     /// Attempts that write their blocks in place (`Placement`); taken out when accepted.
     var placedAttempts: Set<AttemptID> = []
+    /// Items whose whole members their worker was granted to publish (`publish`), until it
+    /// answers or a writer takes them over: they still hold the dispatch window.
+    var grants: [ItemID: GrantInFlight] = [:]
     /// Pieces of multi-block files, by block index, as they come in: a worker joins them in
     /// segments (or, failing that, a writer joins them) and they are kept until the file is
     /// adopted, for a stitch that must start again.

@@ -1,0 +1,92 @@
+import SqueezeIO
+import SqueezeProtocol
+
+/// Publishing by workers: the worker whose attempt of an item was accepted renames that
+/// attempt's whole members into place itself, on one `publish` per item, so the coordinator
+/// opens, syncs and renames none of those files. A worker that leaves or takes too long has
+/// its grant finished by a writer, with the same attempt's pieces: one attempt of a file is
+/// ever published, whoever renames it.
+extension CoordinatorCore {
+    /// Whether worker `peer` publishes the accepted whole members it wrote for job `id`.
+    func publishes(_ peer: PeerID?, job id: JobID) -> Bool {
+        guard configuration.workersPublish, let peer, let worker = workers[peer] else { return false }
+        return worker.hello.capabilities?.contains(WorkerHello.publishCapability) == true
+            && worker.isShared(for: id)
+            && !verification.quarantine.isQuarantined(verification.identity(of: peer))
+    }
+
+    /// Grants worker `peer` the publishing of item `key`'s whole members (all of one attempt,
+    /// the accepted one). They hold the window until it answers.
+    mutating func grant(_ key: ItemKey, members: [(spec: OutputSpec, piece: PieceBlock)], to peer: PeerID, in job: inout JobRecord) {
+        guard let attempt = members.first?.piece.attempt, let worker = workers[peer] else { return }
+        job.grants[key.item] = GrantInFlight(worker: peer, attempt: attempt, since: now, members: members)
+        let grant = PublishGrant(
+            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, workspace: job.workspace.path.bytes,
+            syncPieces: worker.sharesKernel,
+            members: members.map { PublishMember(position: UInt32($0.piece.position), output: $0.spec.outputPath.bytes, replace: $0.spec.replace) })
+        send(.publish(grant), to: peer)
+    }
+
+    /// Worker `peer` says what its `publish` did: the members it names failed, the rest are in
+    /// place and durable. Only the grant's worker and attempt count; a grant already taken
+    /// over (or whose job ended) makes the answer late.
+    mutating func published(_ report: PublishReport, from peer: PeerID) {
+        let key = ItemKey(job: JobID(report.jobID), item: ItemID(report.itemID))
+        guard let grant = jobs[key.job]?.grants[key.item] else {
+            lateResults += 1
+            return
+        }
+        guard grant.worker == peer, grant.attempt.value == report.attempt else {
+            countMalformed(ProtocolError.malformed("published for item \(report.itemID) attempt \(report.attempt), not granted to it"), from: peer)
+            return
+        }
+        jobs[key.job]?.grants.removeValue(forKey: key.item)
+        var reasons: [Int: String] = [:]
+        for failure in report.failures where reasons[Int(failure.position)] == nil {
+            reasons[Int(failure.position)] = failure.reason
+        }
+        let outcomes = grant.members.map { member -> Result<OutputWriter.Progress, WriteFailure> in
+            if let reason = reasons[member.piece.position] {
+                return .failure(WriteFailure(key: member.spec.key, reason: reason))
+            }
+            return .success(OutputWriter.Progress(
+                key: member.spec.key, rawBytes: UInt64(member.piece.rawLength), outputBytes: member.piece.length,
+                outputTotal: member.piece.length, finished: true, sealed: true, blocks: 0..<1))
+        }
+        metrics.outputsPublishedByWorkers.increment(by: grant.members.count - reasons.count)
+        writerReported(outcomes)
+    }
+
+    /// The grants worker `peer` holds (it left, or registers again) go to the writers.
+    mutating func takeOverGrants(of peer: PeerID) {
+        for id in jobOrder {
+            guard let grants = jobs[id]?.grants, !grants.isEmpty else { continue }
+            for (item, grant) in grants where grant.worker == peer { takeOver(ItemKey(job: id, item: item)) }
+        }
+    }
+
+    /// Grants not answered within `publishDeadline` go to the writers (checked once a period).
+    mutating func expireGrants() {
+        for id in jobOrder {
+            guard let grants = jobs[id]?.grants, !grants.isEmpty else { continue }
+            for (item, grant) in grants where now - grant.since >= configuration.publishDeadline {
+                logger.warning("worker did not publish in time; a writer publishes its members", metadata: [
+                    "worker": "\(workerName(grant.worker))", "job": "\(id)", "item": "\(item)",
+                ])
+                takeOver(ItemKey(job: id, item: item))
+            }
+        }
+    }
+
+    /// A writer publishes grant `key`'s members: the same attempt's pieces, which the worker
+    /// may have renamed meanwhile (those count as done), never another attempt's.
+    mutating func takeOver(_ key: ItemKey) {
+        guard let grant = jobs[key.job]?.grants.removeValue(forKey: key.item) else { return }
+        metrics.grantsTakenOver.increment()
+        var byPartition: [Int: [(spec: OutputSpec, piece: PieceBlock)]] = [:]
+        for member in grant.members {
+            if let partition = writerPartition(of: member.spec.key) { byPartition[partition, default: []].append(member) }
+        }
+        for (partition, list) in byPartition.sorted(by: { $0.key < $1.key }) { write(partition: partition, .takeOver(list)) }
+    }
+}

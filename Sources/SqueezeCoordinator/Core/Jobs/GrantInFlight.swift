@@ -1,0 +1,13 @@
+/// A `publish` out to the worker whose attempt of an item was accepted. Its members wait for
+/// that worker's `published`; should it leave or take too long, a writer publishes the same
+/// attempt's members instead. No other attempt of the item is ever granted.
+struct GrantInFlight {
+    /// The worker that wrote the members and may rename them.
+    var worker: PeerID
+    /// The accepted attempt: the only one whose pieces are published.
+    var attempt: AttemptID
+    /// When the grant went out (for `CoordinatorConfiguration.publishDeadline`).
+    var since: ContinuousClock.Instant
+    /// The members: their outputs and pieces.
+    var members: [(spec: OutputSpec, piece: PieceBlock)]
+}
