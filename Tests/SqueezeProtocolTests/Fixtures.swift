@@ -195,6 +195,12 @@ enum Fixtures {
                          .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
         case .discarded: [.discarded(7), .discarded(UInt64.max)]
         case .discard: [.discard(discard), .discard(PieceDiscard(jobID: 7, workspace: Array("/w".utf8), pieces: []))]
+        case .publish: [.publish(publish), .publish(PublishGrant(jobID: 7, itemID: 1, attempt: 2, workspace: Array("/w".utf8), syncPieces: false, members: []))]
+        case .published: [.published(PublishReport(jobID: 7, itemID: 42, attempt: 9, failures: [])),
+                          .published(PublishReport(jobID: UInt64.max, itemID: 42, attempt: 9, failures: [
+                              PublishFailure(position: 1, reason: "output /data/out/b.gz already exists (use --force to replace it)"),
+                              PublishFailure(position: 8191, reason: ""),
+                          ]))]
         case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: [])), .verify(viewedVerify)]
         case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
         }
@@ -243,6 +249,13 @@ enum Fixtures {
         segment.offset = 1 << 40
         return segment
     }
+
+    /// A grant of three whole members of item 42, attempt 9: one replaces its output.
+    static let publish = PublishGrant(jobID: 7, itemID: 42, attempt: 9, workspace: Array("/data/out/.squeeze-tmp-job-1".utf8), syncPieces: true, members: [
+        PublishMember(position: 0, output: Array("/data/out/a.txt.gz".utf8), replace: false),
+        PublishMember(position: 2, output: Array("/data/out/sub/ü b.gz".utf8), replace: true),
+        PublishMember(position: 8191, output: Array("/x".utf8), replace: false),
+    ])
 
     /// The pieces of `stitch`, to be removed once it is adopted.
     static var discard: PieceDiscard {

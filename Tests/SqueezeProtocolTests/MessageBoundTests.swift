@@ -45,7 +45,7 @@ struct MessageBoundTests {
         let largestFrames = [
             WireCodec.maxWorkTable, WireCodec.maxResultTable, WireCodec.maxWorkRefTable, WireCodec.maxResultRefTable,
             WireCodec.maxStitchTable, WireCodec.maxStitchedTable, WireCodec.maxDiscardTable, WireCodec.maxVerifyTable,
-            WireCodec.maxVerifiedTable, ProtocolLimits.maxControlBody, ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize,
+            WireCodec.maxVerifiedTable, WireCodec.maxPublishTable, WireCodec.maxPublishedTable, ProtocolLimits.maxControlBody, ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize,
             ProtocolLimits.maxCompressedBytes(forRaw: ProtocolLimits.maxBlockSize),
         ]
         #expect(largestFrames.allSatisfy { Int64($0) <= ProtocolLimits.maxFrameSize })
@@ -63,6 +63,7 @@ struct MessageBoundTests {
             .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_386, 675_921_964),
             .verified: (2, 8_527_900), .workRef: (2, 38_449_203), .resultRef: (2, 8_552_492),
             .stitch: (2, 1_839_705), .stitched: (2, 1_072), .discard: (2, 1_314_848),
+            .publish: (2, 33_632_305), .published: (2, 8_454_188),
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))
         for (type, bound) in documented {
@@ -93,6 +94,11 @@ struct MessageBoundTests {
             modifiedSeconds: 0, modifiedNanoseconds: 0, header: header, trailer: [UInt8](repeating: 1, count: 8), pieces: pieces))
         let stitched = WireMessage.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 0, failure: failure))
         let discard = WireMessage.discard(PieceDiscard(jobID: 1, workspace: workspace, pieces: pieces))
+        let publish = WireMessage.publish(PublishGrant(
+            jobID: 1, itemID: 2, attempt: 3, workspace: workspace, syncPieces: true,
+            members: (0..<blocks).map { PublishMember(position: UInt32($0), output: Self.path(ProtocolLimits.maxPathBytes), replace: true) }))
+        let published = WireMessage.published(PublishReport(
+            jobID: 1, itemID: 2, attempt: 3, failures: (0..<blocks).map { PublishFailure(position: UInt32($0), reason: failure) }))
         let verify = WireMessage.verify(VerifyRequest(checkID: 1, jobID: 2, itemID: 3, blocks: Array(repeating: .reference(VerifyReference(
             sourcePath: Self.path(ProtocolLimits.maxPathBytes), size: 0, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0,
             sourceOffset: 0, dictionaryLength: 0, rawLength: 0, isLast: true,
@@ -108,6 +114,7 @@ struct MessageBoundTests {
             (work, WireCodec.maxWorkTable), (result, WireCodec.maxResultTable), (resultRef, WireCodec.maxResultRefTable),
             (verified, WireCodec.maxVerifiedTable), (stitch, WireCodec.maxStitchTable), (stitched, WireCodec.maxStitchedTable),
             (discard, WireCodec.maxDiscardTable), (verify, WireCodec.maxVerifyTable),
+            (publish, WireCodec.maxPublishTable), (published, WireCodec.maxPublishedTable),
         ]
         for (message, longest) in exact {
             let frames = WireCodec.encode(message)

@@ -34,7 +34,8 @@ struct ReferenceTableTests {
     @Test(arguments: [
         WireCodec.encodeBytes(.workRef(Fixtures.refWork)), WireCodec.encodeBytes(.resultRef(Fixtures.refResult)),
         WireCodec.encodeBytes(.stitch(Fixtures.stitch)), WireCodec.encodeBytes(.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 4, failure: "x"))),
-        WireCodec.encodeBytes(.discard(Fixtures.discard)),
+        WireCodec.encodeBytes(.discard(Fixtures.discard)), WireCodec.encodeBytes(.publish(Fixtures.publish)),
+        WireCodec.encodeBytes(.published(PublishReport(jobID: 1, itemID: 2, attempt: 3, failures: [PublishFailure(position: 4, reason: "x")]))),
     ])
     func everyPrefixOfATableIsTruncated(frames: [[UInt8]]) {
         for length in 0..<frames[1].count {
@@ -102,6 +103,26 @@ struct ReferenceTableTests {
         #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(path: [0x2F, 0x61, 0x00, 0x62])]))))
         #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block(path: [])]))))
         #expect(Self.isMalformed(Self.decodeError(Self.work([Self.block()], workspace: Array("w".utf8)))))
+    }
+
+    @Test func aGrantNamesAbsoluteOutputsAtPositionsAnItemCanHave() {
+        func grant(_ member: PublishMember, workspace: [UInt8] = Array("/w".utf8)) -> [[UInt8]] {
+            WireCodec.encodeBytes(.publish(PublishGrant(jobID: 1, itemID: 2, attempt: 3, workspace: workspace, syncPieces: false, members: [member])))
+        }
+        #expect(Self.decodeError(grant(PublishMember(position: 0, output: Array("/o.gz".utf8), replace: false))) == nil)
+        #expect(Self.isMalformed(Self.decodeError(grant(PublishMember(position: 0, output: Array("o.gz".utf8), replace: false)))))
+        #expect(Self.isMalformed(Self.decodeError(grant(PublishMember(position: 0, output: [0x2F, 0x00], replace: false)))))
+        #expect(Self.isMalformed(Self.decodeError(grant(PublishMember(position: 0, output: Array("/o.gz".utf8), replace: false), workspace: Array("w".utf8)))))
+        let beyond = UInt32(ProtocolLimits.maxBlocksPerItem)
+        #expect(Self.isMalformed(Self.decodeError(grant(PublishMember(position: beyond, output: Array("/o.gz".utf8), replace: false)))))
+        let report = WireCodec.encodeBytes(.published(PublishReport(jobID: 1, itemID: 2, attempt: 3, failures: [PublishFailure(position: beyond, reason: "")])))
+        #expect(Self.isMalformed(Self.decodeError(report)))
+        // A flag byte that is neither 0 nor 1 (the replace flag sits after the member's position).
+        var frames = grant(PublishMember(position: 0, output: Array("/o.gz".utf8), replace: true))
+        let flagAt = 8 + 8 + 8 + 1 + 4 + 2 + 4 + 4
+        #expect(frames[1][flagAt] == 1)
+        frames[1][flagAt] = 2
+        #expect(Self.isMalformed(Self.decodeError(frames)))
     }
 
     @Test func oversizedPathsAndHeadersAreRefused() {

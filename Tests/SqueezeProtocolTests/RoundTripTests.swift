@@ -39,7 +39,7 @@ struct RoundTripTests {
             .workerReady: 1, .welcome: 2, .heartbeat: 3, .work: 4, .result: 5, .itemFailed: 6, .cancelJob: 7,
             .goodbye: 8, .unknownPeer: 9, .submit: 20, .submitted: 21, .jobEvent: 22, .cancel: 23,
             .statusRequest: 24, .statusReply: 25, .error: 30, .probe: 10, .probeReply: 11, .workRef: 12, .resultRef: 13, .stitch: 14, .stitched: 15, .discard: 16, .discarded: 17,
-            .verify: 18, .verified: 19, .attach: 26, .timing: 27, .clock: 28, .timings: 29,
+            .verify: 18, .verified: 19, .attach: 26, .timing: 27, .clock: 28, .timings: 29, .publish: 31, .published: 32,
         ]
         #expect(expected.count == MessageType.allCases.count)
         for type in MessageType.allCases {

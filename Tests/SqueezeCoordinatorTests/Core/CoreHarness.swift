@@ -53,10 +53,12 @@ struct CoreHarness {
 
     /// `peer` registers with `slots` slots and storage `storage` at `offset`.
     @discardableResult
-    mutating func register(_ peer: PeerID, slots: Int = 1, storage: StorageMode = .remote, at offset: Duration = .zero) -> [CoordinatorEffect] {
+    mutating func register(
+        _ peer: PeerID, slots: Int = 1, storage: StorageMode = .remote, capabilities: [String]? = nil, at offset: Duration = .zero
+    ) -> [CoordinatorEffect] {
         let hello = WorkerHello(
             workerID: String(decoding: peer.bytes, as: UTF8.self), host: "test", slots: slots, pid: 1,
-            engines: CompressionEngine.allCases.map(\.rawValue), storage: storage)
+            engines: CompressionEngine.allCases.map(\.rawValue), storage: storage, capabilities: capabilities)
         return handle(.workerMessage(.workerReady(hello), from: peer, origin: Self.origin(of: peer)), at: offset)
     }
 
