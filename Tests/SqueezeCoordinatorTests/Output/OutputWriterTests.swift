@@ -75,4 +75,52 @@ struct OutputWriterTests {
             #expect(Array(data) == Array(contents[file].joined()), "f\(file).gz holds the wrong bytes")
         }
     }
+
+    @Test("taking over a grant publishes the pieces left, counts as done those its worker renamed before or during it, and fails one gone")
+    func takeOver() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-takeover-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        let workspace = try JobWorkspace(in: BytePath(root + "/out"))
+        let pool = BlockingIOPool(threads: 2)
+        defer { pool.shutdown() }
+        var writer = OutputWriter(pool: pool)
+        let setting = try EngineSetting(engine: .libdeflate, level: 6)
+        let contents = (0..<4).map { file in Array("member \(file) ".utf8) + [UInt8](repeating: UInt8(65 + file), count: 300 * (file + 1)) }
+        var members: [(spec: OutputSpec, piece: PieceBlock)] = []
+        for (file, data) in contents.enumerated() {
+            let header = GzipHeader(fileName: Array("f\(file)".utf8), modificationTime: 0, level: 6)
+            let member = try GzipMember.compress(data, blockSize: 1 << 20, setting: setting, header: header)
+            let piece = JobWorkspace.piecePath(in: workspace.path, item: 5, attempt: 9, position: file)
+            try Data(member).write(to: URL(fileURLWithPath: piece.display))
+            let spec = OutputSpec(
+                key: FileKey(job: 1, file: file), outputPath: BytePath("\(root)/out/f\(file).gz"), relativePath: Array("f\(file)".utf8),
+                header: header, blockCount: 1,
+                stamp: FileStamp(size: UInt64(data.count), modifiedSeconds: 0, modifiedNanoseconds: 0, device: 0, inode: 0, permissions: 0o644),
+                replace: false, workspace: workspace.path)
+            members.append((spec, PieceBlock(path: piece, crc: CRC32.checksum(data), rawLength: data.count, length: UInt64(member.count),
+                                             item: 5, attempt: 9, position: file)))
+        }
+        // The worker renamed f1 before the writer got to it; f3's piece is simply gone.
+        #expect(rename(members[1].piece.path.display, members[1].spec.outputPath.display) == 0)
+        #expect(unlink(members[3].piece.path.display) == 0)
+
+        let first = await writer.handle(.takeOver(members))
+        let done = first.compactMap { try? $0.get() }
+        #expect(done.filter(\.finished).map(\.key.file) == [1], "the renamed one is done at once")
+        #expect(Set(done.filter { !$0.finished && $0.sealed }.map(\.key.file)) == [0, 2], "the others are adopted")
+        let failures = first.compactMap { if case .failure(let failure) = $0 { failure } else { nil } }
+        #expect(failures.map(\.key.file) == [3])
+
+        // Now the worker renames f2 while it waits for the flush: the writer's rename finds it in place.
+        #expect(rename(members[2].piece.path.display, members[2].spec.outputPath.display) == 0)
+        let flushed = try await writer.handle(.flush).map { try $0.get() }
+        #expect(Set(flushed.filter(\.finished).map(\.key.file)) == [0, 2])
+
+        for file in 0..<3 {
+            let output = try Data(contentsOf: URL(fileURLWithPath: members[file].spec.outputPath.display))
+            #expect(try GzipDecoder.decompress(Array(output)) == contents[file], "f\(file).gz")
+        }
+        #expect(!FileManager.default.fileExists(atPath: members[3].spec.outputPath.display))
+    }
 }
