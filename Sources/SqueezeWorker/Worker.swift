@@ -351,6 +351,12 @@ public final class Worker: Sendable {
                 _ = try? await ioPool.run { usleep(publishDelay) }
             }
             let answer = (try? await ioPool.run { task.perform() }) ?? task.stopped
+            if case .published(let report) = answer, let first = report.failures.first {
+                logger.warning("could not publish some outputs", metadata: [
+                    "job": "\(report.jobID)", "item": "\(report.itemID)", "members": "\(report.failures.count)",
+                    "reason": "\(String(first.reason.prefix(200)).debugDescription)",
+                ])
+            }
             endpoint.send(ZMQMessage(WireCodec.encode(answer)))
         }
         return nil
