@@ -4,16 +4,23 @@ import Glibc
 /// Folder helpers for the output tree. Blocking: run on a `BlockingIOPool` thread.
 public enum Directories {
     /// Creates `path` and its missing parents (mode 0755); an existing directory is fine, an
-    /// existing non-directory is an error.
-    public static func create(_ path: BytePath) throws {
+    /// existing non-directory is an error. Returns whether this call made `path` itself (it
+    /// did not exist): then nothing in it predates the caller.
+    @discardableResult
+    public static func create(_ path: BytePath) throws -> Bool {
         var prefix: [UInt8] = []
+        var created = false
         let parts = path.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         for (index, part) in parts.enumerated() {
             if index > 0 { prefix.append(UInt8(ascii: "/")) }
             prefix.append(contentsOf: part)
             if part.isEmpty { continue }
             let current = BytePath(bytes: prefix)
-            if current.withCString({ mkdir($0, 0o755) }) == 0 { continue }
+            created = false
+            if current.withCString({ mkdir($0, 0o755) }) == 0 {
+                created = true
+                continue
+            }
             guard errno == EEXIST else { throw FileSystemError.last("mkdir", current.display) }
             var info = stat()
             guard current.withCString({ stat($0, &info) }) == 0 else { throw FileSystemError.last("stat", current.display) }
@@ -21,6 +28,7 @@ public enum Directories {
                 throw FileSystemError(operation: "mkdir", path: current.display, errno: ENOTDIR)
             }
         }
+        return created
     }
 
     /// Renames `from` to `to` unless something is already at `to` (then EEXIST): atomic with

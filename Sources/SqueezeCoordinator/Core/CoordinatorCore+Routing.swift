@@ -132,9 +132,14 @@ extension CoordinatorCore {
     mutating func blocksWritten(_ refs: [BlockRef], in job: inout JobRecord) -> Bool {
         var moved = false
         for ref in refs {
-            guard let item = job.item(holding: ref), var left = job.unwritten[item], left.remove(ref) != nil else { continue }
+            // Taken out and put back: removing from a set the dictionary still holds would copy
+            // it, once per block, which made a bundle's publishing quadratic in its files.
+            guard let item = job.item(holding: ref), var left = job.unwritten.removeValue(forKey: item) else { continue }
+            guard left.remove(ref) != nil else {
+                job.unwritten[item] = left
+                continue
+            }
             if left.isEmpty {
-                job.unwritten.removeValue(forKey: item)
                 retire(ItemKey(job: job.id, item: item), in: &job)
                 moved = true
             } else {

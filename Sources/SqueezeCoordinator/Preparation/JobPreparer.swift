@@ -29,7 +29,8 @@ enum JobPreparer {
             return try prepareArchive(request, source: source, blockSize: blockSize, batchFiles: batchFiles, base: base)
         }
         let destinationArgument = resolve(request.destinationPath, against: base)
-        let destination = try prepareDestination(destinationArgument, display: request.destination, source: source, sourceIsDirectory: isDirectory, base: base)
+        let (destination, destinationExisted) = try prepareDestination(
+            destinationArgument, display: request.destination, source: source, sourceIsDirectory: isDirectory, base: base)
 
         let sourceRoot = isDirectory ? source : source.parent
         var walker: DirectoryWalker?
@@ -60,8 +61,10 @@ enum JobPreparer {
             sourceRoot: sourceRoot, destination: destination, force: request.force, blockSize: blockSize, batchFiles: batchFiles, earlier: earlier)
         // The first batch is read before the job is accepted, so a job of a few thousand files
         // starts with its totals known; the rest of a larger tree is read as the job runs.
-        job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: nil) }
-            ?? plan(scan, finished: true, context: context, firstIndex: 0, lastCreated: nil)
+        // A destination the job made holds no output yet: its own files need no check.
+        let top = OutputFolder(path: destination, fresh: !destinationExisted)
+        job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: top) }
+            ?? plan(scan, finished: true, context: context, firstIndex: 0, lastCreated: top)
         return job
     }
 
@@ -137,14 +140,14 @@ enum JobPreparer {
     }
 
     /// Reads the walk's next batch and plans it. Blocking: on the I/O pool.
-    static func nextBatch(of walker: DirectoryWalker, context: BatchContext, firstIndex: Int, lastCreated: BytePath?) -> PreparedBatch {
+    static func nextBatch(of walker: DirectoryWalker, context: BatchContext, firstIndex: Int, lastCreated: OutputFolder?) -> PreparedBatch {
         let scan = walker.next(maxFiles: max(1, context.batchFiles))
         return plan(scan, finished: walker.isFinished, context: context, firstIndex: firstIndex, lastCreated: lastCreated)
     }
 
     /// Turns scanned files into planned ones, numbered from `firstIndex`: refuses outputs that
     /// exist without --force and makes the output folders.
-    static func plan(_ scan: ScanResult, finished: Bool, context: BatchContext, firstIndex: Int, lastCreated: BytePath?) -> PreparedBatch {
+    static func plan(_ scan: ScanResult, finished: Bool, context: BatchContext, firstIndex: Int, lastCreated: OutputFolder?) -> PreparedBatch {
         var batch = PreparedBatch()
         batch.finished = finished
         batch.lastCreatedFolder = lastCreated
@@ -179,19 +182,21 @@ enum JobPreparer {
                 batch.kept.append(KeptFile(bytesIn: found.stamp.size, bytesOut: output.size))
                 continue
             }
-            if !context.force && !replacesOwnOutput && Directories.exists(outputPath) {
-                batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)", outputExists: true))
-                continue
-            }
             let parent = outputPath.parent
-            if parent != batch.lastCreatedFolder && parent != context.destination {
+            if parent != batch.lastCreatedFolder?.path {
                 do {
-                    try Directories.create(parent)
-                    batch.lastCreatedFolder = parent
+                    // The destination exists already; whether the job made it, `prepare` says.
+                    let made = parent == context.destination ? false : try Directories.create(parent)
+                    batch.lastCreatedFolder = OutputFolder(path: parent, fresh: made)
                 } catch {
                     batch.failed.append(EntryNote(path: found.relativePath.display, reason: "\(error)"))
                     continue
                 }
+            }
+            let fresh = batch.lastCreatedFolder?.fresh == true
+            if !context.force && !replacesOwnOutput && !fresh && Directories.exists(outputPath) {
+                batch.failed.append(EntryNote(path: found.relativePath.display, reason: "output \(outputPath.display) already exists (use --force to replace it)", outputExists: true))
+                continue
             }
             batch.files.append(PlannedFile(
                 index: firstIndex + batch.files.count, relativePath: found.relativePath,
@@ -201,8 +206,11 @@ enum JobPreparer {
         return batch
     }
 
-    /// Creates the destination folder and refuses one inside (or equal to) the source.
-    private static func prepareDestination(_ path: BytePath, display: String?, source: BytePath, sourceIsDirectory: Bool, base: BytePath?) throws -> BytePath {
+    /// Creates the destination folder and refuses one inside (or equal to) the source; says
+    /// whether it existed before.
+    private static func prepareDestination(
+        _ path: BytePath, display: String?, source: BytePath, sourceIsDirectory: Bool, base: BytePath?
+    ) throws -> (path: BytePath, existed: Bool) {
         let shown = display ?? path.display
         if let existing = try? Directories.status(path), existing.st_mode & S_IFMT != S_IFDIR {
             throw CoordinatorError("\(shown): destination exists and is not a directory")
@@ -226,7 +234,7 @@ enum JobPreparer {
             if !existed { _ = destination.withCString { rmdir($0) } }
             throw CoordinatorError("\(shown): outside the coordinator's root \(base.display)")
         }
-        return destination
+        return (destination, existed)
     }
 
     /// Throws unless the nearest existing ancestor of `path` resolves inside `base` and the

@@ -8,7 +8,7 @@ struct PreparedBatch: Sendable {
     /// Files refused before any work: unreadable entries, outputs that exist without --force.
     var failed: [EntryNote] = []
     /// The last output folder made, carried to the next batch.
-    var lastCreatedFolder: BytePath?
+    var lastCreatedFolder: OutputFolder?
     /// Files a resumed job published before the restart and keeps as they are.
     var kept: [KeptFile] = []
     /// Whether the walk is over.

@@ -7,5 +7,5 @@ struct ScanRequest: Sendable {
     var context: JobPreparer.BatchContext
     /// The index the batch's first file gets.
     var firstIndex: Int
-    var lastCreatedFolder: BytePath?
+    var lastCreatedFolder: OutputFolder?
 }

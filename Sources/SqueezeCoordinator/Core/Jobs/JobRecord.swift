@@ -33,7 +33,7 @@ struct JobRecord {
     /// A batch of the walk is being read off the actor.
     var scanBusy = false
     /// The last output folder the scan made, so a folder's files do not each `mkdir` it.
-    var lastCreatedFolder: BytePath?
+    var lastCreatedFolder: OutputFolder?
     /// Cuts the files into items as they come.
     var planner: Planner
     /// Files planned and not yet published or failed, by index.
