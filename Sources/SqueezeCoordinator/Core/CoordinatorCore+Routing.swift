@@ -155,19 +155,33 @@ extension CoordinatorCore {
     mutating func writerReported(_ outcomes: [Result<OutputWriter.Progress, WriteFailure>]) {
         var moved = false
         var finishedIn: [JobID] = []
-        for outcome in outcomes {
-            switch outcome {
-            case .success(let progress):
-                let (freed, finished) = written(progress)
-                moved = moved || freed
-                if finished, !finishedIn.contains(progress.key.job) {
-                    finishedIn.append(progress.key.job)
+        var index = 0
+        while index < outcomes.count {
+            switch outcomes[index] {
+            case .success(let first):
+                // A run of one job's steps (a bundle's files) takes the job out of the table
+                // once: moving the record in and out for each file cost more than the step.
+                let id = first.key.job
+                var end = index
+                while end < outcomes.count, case .success(let progress) = outcomes[end], progress.key.job == id { end += 1 }
+                if var job = jobs.removeValue(forKey: id) {
+                    var finished = false
+                    for case .success(let progress) in outcomes[index..<end] {
+                        let step = written(progress, in: &job)
+                        moved = moved || step.moved
+                        finished = finished || step.finished
+                    }
+                    jobs[id] = job
+                    if finished, !finishedIn.contains(id) { finishedIn.append(id) }
                 }
+                index = end
             case .failure(let failure) where failure.journal:
                 fileFailed(failure.key, reason: failure.reason)
                 cancel(job: failure.key.job, reason: failure.reason, as: .failed)
+                index += 1
             case .failure(let failure):
                 fileFailed(failure.key, reason: failure.reason)
+                index += 1
             }
         }
         for id in finishedIn {
@@ -184,16 +198,15 @@ extension CoordinatorCore {
 
     /// Counts one writer step of an open file. Returns whether blocks it wrote moved a dispatch
     /// window, and whether it finished the file.
-    mutating func written(_ progress: OutputWriter.Progress) -> (moved: Bool, finished: Bool) {
-        guard jobs[progress.key.job]?.open[progress.key.file] != nil,
-              var job = jobs.removeValue(forKey: progress.key.job) else { return (false, false) }
+    mutating func written(_ progress: OutputWriter.Progress, in job: inout JobRecord) -> (moved: Bool, finished: Bool) {
+        guard job.open[progress.key.file] != nil else { return (false, false) }
         let refs = progress.blocks.map { BlockRef(file: progress.key.file, index: $0) }
         let moved = blocksWritten(refs, in: &job)
         job.bytesDone += progress.rawBytes
         job.bytesOut += progress.outputBytes
         metrics.outputBytes.increment(by: progress.outputBytes)
         job.open[progress.key.file]?.written += progress.rawBytes
-        job.inProgress.insert(progress.key.file)
+        if !progress.finished { job.inProgress.insert(progress.key.file) }
         job.dirty = true
         if progress.sealed { job.sealed(progress.key.file) }
         if progress.finished, let file = job.close(progress.key.file)?.plan {
@@ -206,7 +219,6 @@ extension CoordinatorCore {
                 emit(to: job.id, .fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
             }
         }
-        jobs[progress.key.job] = job
         return (moved, progress.finished)
     }
 
