@@ -59,14 +59,22 @@ public final class TarLayout: Sendable {
     /// file cannot be read or no longer matches the scan (`FileSystemError`, naming it).
     /// Blocking: on an I/O thread.
     public func read(_ range: Range<UInt64>, into buffer: UnsafeMutableRawBufferPointer) throws {
-        precondition(range.upperBound <= length && buffer.count == Int(range.upperBound - range.lowerBound), "read outside the archive")
+        precondition(buffer.count == Int(range.upperBound - range.lowerBound), "read outside the archive")
+        try SourceSegment.read(segments(range), into: buffer)
+    }
+
+    /// What the stream's bytes in `range` are made of, in order: headers as bytes, files'
+    /// ranges by path and stamp, padding and the archive's end as zeros. A reader that sees the
+    /// files (a shared-storage worker) makes the range from them without the stream.
+    public func segments(_ range: Range<UInt64>) -> [SourceSegment] {
+        precondition(range.upperBound <= length, "read outside the archive")
+        var segments: [SourceSegment] = []
         var position = range.lowerBound
         var index = entry(containing: position)
         while position < range.upperBound {
-            let into = Int(position - range.lowerBound)
             guard index < entries.count else {
-                UnsafeMutableRawBufferPointer(rebasing: buffer[into...]).initializeMemory(as: UInt8.self, repeating: 0)
-                return
+                segments.append(.zeros(Int(range.upperBound - position)))
+                break
             }
             let placed = entries[index]
             let headerEnd = offsets[index] + UInt64(placed.headerLength)
@@ -78,21 +86,18 @@ public final class TarLayout: Sendable {
                 stop = min(headerEnd, range.upperBound)
                 let header = TarHeaderEncoder.encode(placed.entry)
                 let from = Int(position - offsets[index])
-                header[from..<from + Int(stop - position)].withUnsafeBytes { bytes in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[into..<into + bytes.count]).copyMemory(from: bytes)
-                }
+                segments.append(.bytes(Array(header[from..<from + Int(stop - position)])))
             } else if position < dataEnd, let source = placed.source, let stamp = placed.stamp {
                 stop = min(dataEnd, range.upperBound)
-                try SourceReader.read(
-                    sourceRoot.appending(source), expected: stamp, range: (position - headerEnd)..<(stop - headerEnd),
-                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[into..<into + Int(stop - position)]))
+                segments.append(.file(path: sourceRoot.appending(source), stamp: stamp, range: (position - headerEnd)..<(stop - headerEnd)))
             } else {
                 stop = min(entryEnd, range.upperBound)
-                UnsafeMutableRawBufferPointer(rebasing: buffer[into..<into + Int(stop - position)]).initializeMemory(as: UInt8.self, repeating: 0)
+                segments.append(.zeros(Int(stop - position)))
             }
             position = stop
             if position >= entryEnd { index += 1 }
         }
+        return segments
     }
 
     /// The index of the entry whose header, data or padding holds `position`; the entry count

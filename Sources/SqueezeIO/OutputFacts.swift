@@ -1,9 +1,9 @@
 import Glibc
 
 /// What a published `.gz` at a path is, read from the file itself: its stat and its gzip
-/// trailer. Enough to tell, without any record of it, that an output holds a given member
-/// (a writer taking over a worker's grant), or that it was made from a source as it is now
-/// (a resumed job: same mtime, trailer size equal to the source's).
+/// trailer. Enough to tell that an output holds a given member, by its size and the trailer's
+/// CRC-32 and length: a writer taking over a worker's grant, or a resumed job looking for the
+/// outputs a worker published (whose inode the coordinator never saw).
 public struct OutputFacts: Sendable, Equatable {
     /// Bytes in the file.
     public var size: UInt64
@@ -55,15 +55,6 @@ public struct OutputFacts: Sendable, Equatable {
     /// Whether it is the member of `length` bytes whose data has `crc` and `rawLength` bytes.
     public func holds(length: UInt64, crc: UInt32, rawLength: UInt64) -> Bool {
         startsAsGzip && size == length && self.crc == crc && isize == UInt32(truncatingIfNeeded: rawLength)
-    }
-
-    /// Whether it was made from a source of `size` bytes last modified at `seconds` and
-    /// `nanoseconds`: a gzip member whose trailer gives that size and whose mtime is the
-    /// source's, as every squeeze output's is (to the nanosecond, or to the second where its
-    /// file system keeps no more).
-    public func madeFrom(size sourceSize: UInt64, seconds: Int64, nanoseconds: Int64) -> Bool {
-        startsAsGzip && isize == UInt32(truncatingIfNeeded: sourceSize) && modifiedSeconds == seconds
-            && (modifiedNanoseconds == nanoseconds || modifiedNanoseconds == 0)
     }
 
     private static func readFully(_ fd: Int32, into buffer: inout [UInt8], at offset: off_t) -> Bool {

@@ -7,8 +7,10 @@ public enum JobEvent: Sendable, Equatable {
     case skipped(EntryNote)
     /// A regular file could not be compressed.
     case fileFailed(EntryNote)
-    /// A file's `.gz` is in place.
+    /// A file's `.gz` is in place (what `--json` prints per file; coordinators send `filesDone`).
     case fileDone(FileDone)
+    /// Several files' `.gz` are in place: only to a request with `fileEvents`.
+    case filesDone(FilesDone)
     /// Throttled progress.
     case progress(ProgressSnapshot)
     /// Part of the job's trace, for a request with `trace` (never sent otherwise).
@@ -19,7 +21,7 @@ public enum JobEvent: Sendable, Equatable {
 
 extension JobEvent: Codable {
     private enum Kind: String, Codable {
-        case started, skipped, fileFailed, fileDone, progress, trace, finished
+        case started, skipped, fileFailed, fileDone, filesDone, progress, trace, finished
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -33,6 +35,7 @@ extension JobEvent: Codable {
         case .skipped: self = .skipped(try EntryNote(from: decoder))
         case .fileFailed: self = .fileFailed(try EntryNote(from: decoder))
         case .fileDone: self = .fileDone(try FileDone(from: decoder))
+        case .filesDone: self = .filesDone(try FilesDone(from: decoder))
         case .progress: self = .progress(try ProgressSnapshot(from: decoder))
         case .trace: self = .trace(try TraceChunk(from: decoder))
         case .finished: self = .finished(try JobSummary(from: decoder))
@@ -53,6 +56,9 @@ extension JobEvent: Codable {
             try payload.encode(to: encoder)
         case .fileDone(let payload):
             try container.encode(Kind.fileDone, forKey: .event)
+            try payload.encode(to: encoder)
+        case .filesDone(let payload):
+            try container.encode(Kind.filesDone, forKey: .event)
             try payload.encode(to: encoder)
         case .progress(let payload):
             try container.encode(Kind.progress, forKey: .event)

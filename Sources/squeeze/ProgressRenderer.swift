@@ -43,9 +43,14 @@ struct ProgressRenderer {
         default: break
         }
         if mode == .json {
-            if let data = try? encoder.encode(event) {
-                FileHandle.standardOutput.write(data + Data([0x0a]))
+            // One line per file, as ever: a batch of them arrives as one event.
+            let lines = if case .filesDone(let batch) = event { batch.files.map(JobEvent.fileDone) } else { [event] }
+            var text = Data()
+            for line in lines {
+                guard let data = try? encoder.encode(line) else { continue }
+                text += data + Data([0x0a])
             }
+            FileHandle.standardOutput.write(text)
             return
         }
         switch event {
@@ -62,7 +67,7 @@ struct ProgressRenderer {
         case .fileFailed(let note):
             clearLive()
             err("squeeze: \(note.path): \(note.reason)")
-        case .fileDone, .trace:
+        case .fileDone, .filesDone, .trace:
             break
         case .progress(let snapshot):
             if mode == .live {

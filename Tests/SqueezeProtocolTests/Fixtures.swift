@@ -39,6 +39,7 @@ enum Fixtures {
     /// One event of each kind.
     static let events: [JobEvent] = [
         .started(start), .skipped(skippedNote), .fileFailed(failedNote), .fileDone(done),
+        .filesDone(FilesDone(files: [done, FileDone(path: "ü/ b", bytesIn: UInt64.max, bytesOut: 0)])), .filesDone(FilesDone(files: [])),
         .progress(snapshot), .trace(traceChunk), .trace(TraceChunk(jobID: 7)), .finished(summary), .finished(cancelledSummary),
     ]
 

@@ -11,6 +11,7 @@ struct JobEventJSONTests {
         case .skipped(let p): ("skipped", try encoder.encode(p))
         case .fileFailed(let p): ("fileFailed", try encoder.encode(p))
         case .fileDone(let p): ("fileDone", try encoder.encode(p))
+        case .filesDone(let p): ("filesDone", try encoder.encode(p))
         case .progress(let p): ("progress", try encoder.encode(p))
         case .trace(let p): ("trace", try encoder.encode(p))
         case .finished(let p): ("finished", try encoder.encode(p))
@@ -25,6 +26,7 @@ struct JobEventJSONTests {
         case .skipped(let p): try decoder.decode(EntryNote.self, from: body) == p
         case .fileFailed(let p): try decoder.decode(EntryNote.self, from: body) == p
         case .fileDone(let p): try decoder.decode(FileDone.self, from: body) == p
+        case .filesDone(let p): try decoder.decode(FilesDone.self, from: body) == p
         case .progress(let p): try decoder.decode(ProgressSnapshot.self, from: body) == p
         case .trace(let p): try decoder.decode(TraceChunk.self, from: body) == p
         case .finished(let p): try decoder.decode(JobSummary.self, from: body) == p
@@ -59,6 +61,9 @@ struct JobEventJSONTests {
         let decoder = JSONDecoder()
         let fileDone = #"{"event":"fileDone","path":"a/c.log","bytesIn":10000,"bytesOut":2345}"#
         #expect(try decoder.decode(JobEvent.self, from: Data(fileDone.utf8)) == .fileDone(Fixtures.done))
+        let batch = #"{"event":"filesDone","files":[{"path":"a/c.log","bytesIn":10000,"bytesOut":2345},{"path":"b","bytesIn":0,"bytesOut":22}]}"#
+        #expect(try decoder.decode(JobEvent.self, from: Data(batch.utf8))
+                == .filesDone(FilesDone(files: [Fixtures.done, FileDone(path: "b", bytesIn: 0, bytesOut: 22)])))
         let skipped = #"{"reason":"not a regular file (socket)","event":"skipped","path":"sock"}"#
         #expect(try decoder.decode(JobEvent.self, from: Data(skipped.utf8)) == .skipped(Fixtures.skippedNote))
         let finished = #"""

@@ -1,4 +1,5 @@
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 
 /// Publishing by workers: the worker whose attempt of an item was accepted renames that
@@ -17,14 +18,52 @@ extension CoordinatorCore {
 
     /// Grants worker `peer` the publishing of item `key`'s whole members (all of one attempt,
     /// the accepted one). They hold the window until it answers.
+    /// With a journal, the members are recorded first (`JournalCommand.granted`, one
+    /// transaction) and the grant leaves once they are: the journal never lacks an output that
+    /// is in place, which a resumed job needs to tell its own outputs from anyone else's.
     mutating func grant(_ key: ItemKey, members: [(spec: OutputSpec, piece: PieceBlock)], to peer: PeerID, in job: inout JobRecord) {
-        guard let attempt = members.first?.piece.attempt, let worker = workers[peer] else { return }
-        job.grants[key.item] = GrantInFlight(worker: peer, attempt: attempt, since: now, members: members)
-        let grant = PublishGrant(
-            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, workspace: job.workspace.path.bytes,
+        guard let attempt = members.first?.piece.attempt, workers[peer] != nil else { return }
+        var grant = GrantInFlight(worker: peer, attempt: attempt, since: now, members: members)
+        guard configuration.journal != nil else {
+            sendGrant(grant, for: key, workspace: job.workspace.path)
+            grant.sent = true
+            job.grants[key.item] = grant
+            return
+        }
+        job.grants[key.item] = grant
+        // Published by a worker, so no inode is known here: 0 says "identify it by size and CRC".
+        let records = members.map { member in
+            PublishedFile(
+                job: key.job.value, path: member.spec.relativePath, sourceSize: member.spec.stamp.size,
+                sourceModifiedSeconds: member.spec.stamp.modifiedSeconds, sourceModifiedNanoseconds: member.spec.stamp.modifiedNanoseconds,
+                sourceDevice: member.spec.stamp.device, sourceInode: member.spec.stamp.inode,
+                outputSize: member.piece.length, outputInode: 0, crc: member.piece.crc)
+        }
+        outbox.append(.journal(.granted(key, records)))
+    }
+
+    /// The journal recorded grant `key`'s members (it leaves now), or could not: then they are
+    /// not published, and the job fails naming the journal, as when a writer's record fails.
+    mutating func grantRecorded(_ key: ItemKey, failure: String?) {
+        guard let grant = jobs[key.job]?.grants[key.item], !grant.sent, let workspace = jobs[key.job]?.workspace.path else { return }
+        if let failure {
+            jobs[key.job]?.grants.removeValue(forKey: key.item)
+            writerReported(grant.members.map { .failure(WriteFailure(key: $0.spec.key, reason: failure, journal: true)) })
+            return
+        }
+        jobs[key.job]?.grants[key.item]?.sent = true
+        jobs[key.job]?.grants[key.item]?.since = now
+        sendGrant(grant, for: key, workspace: workspace)
+    }
+
+    /// Sends grant `key` to its worker.
+    private mutating func sendGrant(_ grant: GrantInFlight, for key: ItemKey, workspace: BytePath) {
+        guard let worker = workers[grant.worker] else { return }
+        send(.publish(PublishGrant(
+            jobID: key.job.value, itemID: key.item.value, attempt: grant.attempt.value, workspace: workspace.bytes,
             syncPieces: worker.sharesKernel,
-            members: members.map { PublishMember(position: UInt32($0.piece.position), output: $0.spec.outputPath.bytes, replace: $0.spec.replace) })
-        send(.publish(grant), to: peer)
+            members: grant.members.map { PublishMember(position: UInt32($0.piece.position), output: $0.spec.outputPath.bytes, replace: $0.spec.replace) })),
+            to: grant.worker)
     }
 
     /// Worker `peer` says what its `publish` did: the members it names failed, the rest are in
@@ -36,7 +75,7 @@ extension CoordinatorCore {
             lateResults += 1
             return
         }
-        guard grant.worker == peer, grant.attempt.value == report.attempt else {
+        guard grant.sent, grant.worker == peer, grant.attempt.value == report.attempt else {
             countMalformed(ProtocolError.malformed("published for item \(report.itemID) attempt \(report.attempt), not granted to it"), from: peer)
             return
         }

@@ -166,12 +166,14 @@ extension CoordinatorCore {
                 while end < outcomes.count, case .success(let progress) = outcomes[end], progress.key.job == id { end += 1 }
                 if var job = jobs.removeValue(forKey: id) {
                     var finished = false
+                    var done: [FileDone] = []
                     for case .success(let progress) in outcomes[index..<end] {
-                        let step = written(progress, in: &job)
+                        let step = written(progress, in: &job, done: &done)
                         moved = moved || step.moved
                         finished = finished || step.finished
                     }
                     jobs[id] = job
+                    if !done.isEmpty { emit(to: id, .filesDone(FilesDone(files: done))) }
                     if finished, !finishedIn.contains(id) { finishedIn.append(id) }
                 }
                 index = end
@@ -198,7 +200,8 @@ extension CoordinatorCore {
 
     /// Counts one writer step of an open file. Returns whether blocks it wrote moved a dispatch
     /// window, and whether it finished the file.
-    mutating func written(_ progress: OutputWriter.Progress, in job: inout JobRecord) -> (moved: Bool, finished: Bool) {
+    /// A file it finishes joins `done` when the job's clients asked for file events.
+    mutating func written(_ progress: OutputWriter.Progress, in job: inout JobRecord, done: inout [FileDone]) -> (moved: Bool, finished: Bool) {
         guard job.open[progress.key.file] != nil else { return (false, false) }
         let refs = progress.blocks.map { BlockRef(file: progress.key.file, index: $0) }
         let moved = blocksWritten(refs, in: &job)
@@ -216,7 +219,7 @@ extension CoordinatorCore {
             metrics.inputBytes.increment(by: file.stamp.size)
             metrics.filesDone.increment()
             if job.request.fileEvents == true {
-                emit(to: job.id, .fileDone(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal)))
+                done.append(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: progress.outputTotal))
             }
         }
         return (moved, progress.finished)

@@ -122,6 +122,8 @@ struct CoordinatorCore {
             sendFailed(to: peer, error: error)
         case .tick:
             tick()
+        case .grantRecorded(let key, let failure):
+            grantRecorded(key, failure: failure)
         case .scanned(let id, let batch):
             scanned(id, batch: batch)
         case .read(let dispatch, let sources):

@@ -167,20 +167,13 @@ enum JobPreparer {
             let outputPath = BytePath(bytes: context.destination.appending(found.relativePath).bytes + Array(".gz".utf8))
             var replacesOwnOutput = false
             if let record = published[found.relativePath.bytes] {
-                let output = (try? Directories.status(outputPath)).map { (size: UInt64(max(0, $0.st_size)), inode: UInt64($0.st_ino)) }
-                switch ResumeDecision.decide(record, source: found.stamp, output: output) {
+                switch ResumeDecision.decide(record, source: found.stamp, found: OutputFacts.read(outputPath)) {
                 case .keep:
                     batch.kept.append(KeptFile(bytesIn: record.sourceSize, bytesOut: record.outputSize))
                     continue
                 case .redo(let replacingOwn):
                     replacesOwnOutput = replacingOwn
                 }
-            } else if context.earlier != nil, let output = OutputFacts.read(outputPath),
-                      output.madeFrom(size: found.stamp.size, seconds: found.stamp.modifiedSeconds, nanoseconds: found.stamp.modifiedNanoseconds) {
-                // Published without a row (a worker renamed it, `publish`): the output itself
-                // says it was made from the source as it is now.
-                batch.kept.append(KeptFile(bytesIn: found.stamp.size, bytesOut: output.size))
-                continue
             }
             let parent = outputPath.parent
             if parent != batch.lastCreatedFolder?.path {

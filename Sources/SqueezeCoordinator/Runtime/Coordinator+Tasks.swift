@@ -117,8 +117,9 @@ extension Coordinator {
         shutdownSignal.request()
     }
 
-    /// Records job ends in the journal, in order, on the I/O pool. A failure is logged: the job
-    /// has ended either way, and a restart would at worst resume it and find its files kept.
+    /// Records job ends and grants in the journal, in order, on the I/O pool. A job end that
+    /// fails is logged: the job has ended either way, and a restart would at worst resume it and
+    /// find its files kept. A grant that fails is the core's to settle: its files are not published.
     private nonisolated func runJournal(_ commands: StageConsumer<JournalCommand>) async {
         await commands.consume(drained: drained) { command in
             guard let journal = configuration.journal else { return }
@@ -132,6 +133,13 @@ extension Coordinator {
                     }
                 } catch {
                     logger.error("cannot record a job's end in the journal", metadata: ["job": "\(id)", "error": "\(error)"])
+                }
+            case .granted(let key, let records):
+                do {
+                    try await pool.run { try journal.recordPublished(records) }
+                    await handle(.grantRecorded(key, failure: nil))
+                } catch {
+                    await handle(.grantRecorded(key, failure: "\(error)"))
                 }
             }
         }

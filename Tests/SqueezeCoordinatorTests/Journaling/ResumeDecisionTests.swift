@@ -37,4 +37,23 @@ struct ResumeDecisionTests {
         #expect(ResumeDecision.decide(Self.record, source: Self.stamp, output: (400, 92)) == .redo(replacingOwn: false))
         #expect(ResumeDecision.decide(Self.record, source: Self.stamp, output: (401, 91)) == .redo(replacingOwn: false))
     }
+
+    @Test("a worker-published record (no inode): the output is the job's own when it is the member recorded, by size and trailer CRC")
+    func workerPublished() {
+        var record = Self.record
+        record.outputInode = 0
+        func found(size: UInt64 = 400, crc: UInt32 = 0xDEAD_BEEF, gzip: Bool = true) -> OutputFacts {
+            OutputFacts(size: size, device: 1, inode: 12345, modifiedSeconds: 0, modifiedNanoseconds: 0, startsAsGzip: gzip, crc: crc, isize: 1000)
+        }
+        #expect(ResumeDecision.decide(record, source: Self.stamp, found: found()) == .keep)
+        var touched = Self.stamp
+        touched.modifiedSeconds += 1
+        #expect(ResumeDecision.decide(record, source: touched, found: found()) == .redo(replacingOwn: true))
+        #expect(ResumeDecision.decide(record, source: Self.stamp, found: found(crc: 1)) == .redo(replacingOwn: false))
+        #expect(ResumeDecision.decide(record, source: Self.stamp, found: found(size: 401)) == .redo(replacingOwn: false))
+        #expect(ResumeDecision.decide(record, source: Self.stamp, found: found(gzip: false)) == .redo(replacingOwn: false))
+        #expect(ResumeDecision.decide(record, source: Self.stamp, found: nil) == .redo(replacingOwn: false))
+        // A record with an inode still goes by the inode, whatever the CRC.
+        #expect(ResumeDecision.decide(Self.record, source: Self.stamp, found: found()) == .redo(replacingOwn: false))
+    }
 }

@@ -46,7 +46,7 @@ struct CancellationTests {
             var cancelled = false
             for await event in events {
                 switch event {
-                case .fileDone where !cancelled:
+                case .fileDone where !cancelled, .filesDone where !cancelled:
                     cancelled = true
                     await coordinator.cancel(job: accepted.jobID)
                 case .finished(let summary):

@@ -47,6 +47,7 @@ struct FileEventsTests {
                 for await event in events {
                     switch event {
                     case .fileDone(let file): done.append(file.path)
+                    case .filesDone(let batch): done += batch.files.map(\.path)
                     case .finished(let end): summary = end
                     default: break
                     }

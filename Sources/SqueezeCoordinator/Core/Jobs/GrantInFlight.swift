@@ -6,8 +6,10 @@ struct GrantInFlight {
     var worker: PeerID
     /// The accepted attempt: the only one whose pieces are published.
     var attempt: AttemptID
-    /// When the grant went out (for `CoordinatorConfiguration.publishDeadline`).
+    /// When the grant was made (for `CoordinatorConfiguration.publishDeadline`).
     var since: ContinuousClock.Instant
+    /// Whether `publish` went out; with a journal it waits until the members are recorded.
+    var sent = false
     /// The members: their outputs and pieces.
     var members: [(spec: OutputSpec, piece: PieceBlock)]
 }

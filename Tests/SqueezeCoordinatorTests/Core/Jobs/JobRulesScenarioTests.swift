@@ -42,7 +42,10 @@ struct JobRulesScenarioTests {
         for job in [quiet, loud] {
             let done = OutputWriter.Progress(key: FileKey(job: job, file: 0), rawBytes: 4096, outputBytes: 50, outputTotal: 70, finished: true)
             let effects = harness.handle(.written([.success(done)]), at: .milliseconds(5))
-            let files = effects.events(of: job).compactMap { if case .fileDone(let file) = $0 { file } else { nil } }
+            let files = effects.events(of: job).flatMap { event -> [FileDone] in
+                if case .filesDone(let batch) = event { return batch.files }
+                return []
+            }
             if job == loud {
                 #expect(files.map(\.path) == ["f0"] && files.first?.bytesIn == 4096 && files.first?.bytesOut == 70)
             } else {

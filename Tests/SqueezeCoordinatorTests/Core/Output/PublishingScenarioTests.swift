@@ -1,5 +1,6 @@
 import Foundation
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 import Testing
 @testable import SqueezeCoordinator
@@ -141,5 +142,37 @@ struct PublishingScenarioTests {
             return []
         }
         #expect(members.count == 4)
+    }
+
+    @Test("with a journal the members are recorded before the grant leaves, without an inode; a record that fails fails them and the job")
+    func journaledFirst() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-grant-journal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = try Journal(path: folder + "/journal.sqlite")
+        for outcome in ["recorded", "refused"] {
+            var (harness, job, work, effects) = try Self.grantedBundle { $0.journal = journal }
+            defer { harness.cleanUp() }
+            #expect(Self.grants(in: effects).isEmpty, "nothing is granted before the journal has it")
+            let records = effects.compactMap { effect -> (ItemKey, [PublishedFile])? in
+                if case .journal(.granted(let key, let files)) = effect { return (key, files) }
+                return nil
+            }
+            let (key, files) = try #require(records.first)
+            #expect(records.count == 1 && key == ItemKey(job: job, item: ItemID(work.itemID)))
+            #expect(files.count == 4 && files.allSatisfy { $0.outputInode == 0 && $0.crc == 7 && $0.outputSize == 100 && $0.job == job.value })
+            if outcome == "recorded" {
+                let sent = harness.handle(.grantRecorded(key, failure: nil), at: .milliseconds(2))
+                #expect(Self.grants(in: sent).map(\.grant.attempt) == [work.attempt])
+                let again = harness.handle(.grantRecorded(key, failure: nil), at: .milliseconds(3))
+                #expect(Self.grants(in: again).isEmpty, "granted once")
+            } else {
+                let failed = harness.handle(.grantRecorded(key, failure: "journal: disk full"), at: .milliseconds(2))
+                #expect(Self.grants(in: failed).isEmpty)
+                #expect(failed.events(of: job).filter { if case .fileFailed = $0 { true } else { false } }.count == 4)
+                #expect(harness.core.jobs[job]?.phase.isRunning == false, "the job fails naming the journal")
+                #expect(harness.core.jobs[job]?.message == "journal: disk full")
+            }
+        }
     }
 }
