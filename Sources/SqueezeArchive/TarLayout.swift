@@ -49,6 +49,15 @@ public final class TarLayout: Sendable {
         fileBytes = bytes
     }
 
+    /// The first regular file whose bytes the stream holds, and its scan stamp: what a worker
+    /// must see to read the stream by reference. Nil when the archive holds no file's bytes.
+    public var firstFile: (path: BytePath, stamp: FileStamp)? {
+        for placed in entries {
+            if let source = placed.source, let stamp = placed.stamp { return (sourceRoot.appending(source), stamp) }
+        }
+        return nil
+    }
+
     /// Entries in the archive, directories and links included.
     public var entryCount: Int { entries.count }
 

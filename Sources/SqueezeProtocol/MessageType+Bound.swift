@@ -28,13 +28,15 @@ extension MessageType {
             return ZMQMessageBound(frames: 2 + blocks, bytes: header + WireCodec.maxResultTable + compressedItem)
         case .verify:
             // Two payloads per inline block: its dictionary and its compressed bytes.
+            // Then the segments frame of references to composite sources.
             return ZMQMessageBound(
-                frames: 2 + 2 * blocks,
-                bytes: header + WireCodec.maxVerifyTable + blocks * ProtocolLimits.maxDictionarySize + compressedItem)
+                frames: 3 + 2 * blocks,
+                bytes: header + WireCodec.maxVerifyTable + blocks * ProtocolLimits.maxDictionarySize + compressedItem + ProtocolLimits.maxSegmentsFrame)
         case .verified:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxVerifiedTable)
         case .workRef:
-            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxWorkRefTable)
+            // The table, then the segments frame when some block's source is composite.
+            return ZMQMessageBound(frames: 3, bytes: header + WireCodec.maxWorkRefTable + ProtocolLimits.maxSegmentsFrame)
         case .resultRef:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxResultRefTable)
         case .stitch:

@@ -36,6 +36,9 @@ public enum ProtocolLimits {
     /// Largest frame on the workers' sockets (`ZMQ_MAXMSGSIZE`, which libzmq checks per frame):
     /// a compressed block of the largest size at deflate's worst. Every table is smaller.
     public static let maxFrameSize = Int64(maxCompressedBytes(forRaw: maxBlockSize))
+    /// The segments frame of a `workRef` or `verify` whose blocks have composite sources
+    /// (`--tar` by reference): at most 64 MiB, within `maxFrameSize`.
+    public static let maxSegmentsFrame = 64 << 20
 
     /// The most bytes a block of `raw` bytes (at most `maxBlockSize`) may take compressed:
     /// deflate's worst case plus a gzip header and trailer. Anything longer is not a compressed

@@ -32,6 +32,10 @@ public struct RefBlock: Sendable, Equatable {
     /// For a block of a larger file whose length is known in advance: where to write it in
     /// the file's output instead of a piece. Never together with `header`.
     public var placement: RefPlacement?
+    /// For a block of a composite source (a `--tar` job's stream): what its bytes are made of,
+    /// dictionary then data. `path` then names the stream's folder, `size` the stream's length
+    /// and the stamp fields are 0; nil for a block of one file.
+    public var segments: [RefSegment]?
 
     /// Creates a block reference.
     public init(

@@ -24,6 +24,9 @@ public struct VerifyReference: Sendable, Equatable {
     public var header: [UInt8]?
     /// What the verifier's view keeps of the source's stamp: what it must compare.
     public var view: SharedView = .same
+    /// For a block of a composite source (a `--tar` job's stream): its dictionary and data as
+    /// segments, as in `RefBlock.segments`; nil for a block of one file.
+    public var segments: [RefSegment]?
 
     /// Creates a reference.
     public init(

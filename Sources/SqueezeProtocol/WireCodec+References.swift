@@ -19,7 +19,7 @@ extension WireCodec {
             writer.write(block.offset)
             writer.write(UInt32(block.dictionaryLength))
             writer.write(UInt32(block.dataLength))
-            writer.write(UInt8((block.isLast ? 1 : 0) | (block.header != nil ? 2 : 0) | (block.placement != nil ? 4 : 0)))
+            writer.write(UInt8((block.isLast ? 1 : 0) | (block.header != nil ? 2 : 0) | (block.placement != nil ? 4 : 0) | (block.segments != nil ? 8 : 0)))
             writer.write(block.size)
             writer.write(block.modifiedSeconds)
             writer.write(block.modifiedNanoseconds)
@@ -71,7 +71,7 @@ extension WireCodec {
     }
 
     static func workRef(_ parts: [ZMQFrame]) throws(ProtocolError) -> RefAssignment {
-        guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
+        guard parts.count == 1 || parts.count == 2 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let job = try reader.read(UInt64.self, "job id")
         let item = try reader.read(UInt64.self, "item id")
@@ -86,6 +86,7 @@ extension WireCodec {
         }
         var blocks: [RefBlock] = []
         blocks.reserveCapacity(min(count, 1024))
+        var composite: [Int] = []
         for _ in 0..<count {
             let file = try reader.read(UInt32.self, "block file")
             let index = try reader.read(UInt32.self, "block index")
@@ -112,7 +113,8 @@ extension WireCodec {
                 throw .oversized("dictionary", size: dictionary, limit: ProtocolLimits.maxDictionarySize)
             }
             guard data <= ProtocolLimits.maxBlockSize else { throw .oversized("block", size: data, limit: ProtocolLimits.maxBlockSize) }
-            guard blockFlags <= 7 else { throw .malformed("block flags \(blockFlags)") }
+            guard blockFlags <= 15 else { throw .malformed("block flags \(blockFlags)") }
+            guard blockFlags & 8 == 0 || placement == nil else { throw .malformed("a composite block is not placed") }
             // Checked here so that no later sum can overflow: the read must lie inside the file.
             guard offset <= size, UInt64(dictionary + data) <= size - offset else {
                 throw .malformed("block range \(offset)+\(dictionary + data) outside a file of \(size) bytes")
@@ -125,8 +127,16 @@ extension WireCodec {
                 file: file, index: index, path: source, offset: offset, dictionaryLength: dictionary, dataLength: data,
                 isLast: blockFlags & 1 != 0, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds,
                 inode: inode, permissions: permissions & 0o7777, header: member ? header : nil, placement: placement))
+            if blockFlags & 8 != 0 { composite.append(blocks.count - 1) }
         }
         try reader.expectEnd("workRef table")
+        // Blocks of a composite source take their segments from the second frame, which comes
+        // exactly when there is one.
+        guard composite.isEmpty == (parts.count == 1) else { throw .frameCount(expected: composite.isEmpty ? 2 : 3, actual: parts.count + 1) }
+        if !composite.isEmpty {
+            let lists = try segments(parts[1], lengths: composite.map { blocks[$0].dictionaryLength + blocks[$0].dataLength })
+            for (index, list) in zip(composite, lists) { blocks[index].segments = list }
+        }
         var assignment = RefAssignment(
             jobID: job, itemID: item, attempt: attempt, setting: setting, workspace: workspace, syncPieces: flags & 1 != 0, blocks: blocks)
         assignment.view = SharedView(flagBits: flags)

@@ -28,7 +28,7 @@ extension WireCodec {
             case .reference(let reference):
                 writer.write(reference.header == nil ? referenceKind : memberKind)
                 writer.write(UInt32(reference.rawLength))
-                writer.write(UInt8(reference.isLast ? 1 : 0) | reference.view.flagBits)
+                writer.write(UInt8(reference.isLast ? 1 : 0) | reference.view.flagBits | (reference.segments != nil ? 8 : 0))
                 writeBytes(reference.sourcePath, to: &writer)
                 writer.write(reference.size)
                 writer.write(reference.modifiedSeconds)
@@ -49,7 +49,12 @@ extension WireCodec {
                 writer.write(range.length)
             }
         }
-        return [ZMQFrame(writer.bytes)] + payloads
+        // The segments of references to composite sources come last, in one frame.
+        let composite = request.blocks.compactMap { block -> [RefSegment]? in
+            if case .reference(let reference) = block { return reference.segments }
+            return nil
+        }
+        return [ZMQFrame(writer.bytes)] + payloads + (composite.isEmpty ? [] : [ZMQFrame(encodeSegments(composite))])
     }
 
     static func verify(_ parts: [ZMQFrame]) throws(ProtocolError) -> VerifyRequest {
@@ -64,6 +69,7 @@ extension WireCodec {
         }
         var blocks: [VerifyBlock] = []
         blocks.reserveCapacity(min(count, 1024))
+        var composite: [Int] = []
         var nextPayload = 1
         for position in 0..<count {
             let kind = try reader.read(UInt8.self, "block kind")
@@ -71,7 +77,7 @@ extension WireCodec {
             let last = try reader.read(UInt8.self, "last flag")
             guard raw <= ProtocolLimits.maxBlockSize else { throw .oversized("block", size: raw, limit: ProtocolLimits.maxBlockSize) }
             // A reference's flag byte also carries its view (`SharedView.flagBits`).
-            guard last <= (kind == referenceKind || kind == memberKind ? 7 : 1) else { throw .malformed("last flag \(last)") }
+            guard last <= (kind == referenceKind || kind == memberKind ? 15 : 1) else { throw .malformed("last flag \(last)") }
             switch kind {
             case inlineKind:
                 let dictionary = Int(try reader.read(UInt32.self, "dictionary length"))
@@ -119,7 +125,8 @@ extension WireCodec {
                     sourcePath: source, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: inode,
                     sourceOffset: offset, dictionaryLength: dictionary, rawLength: raw, isLast: last & 1 != 0,
                     compressedPath: compressedPath, compressedOffset: compressedOffset, compressedLength: compressedLength, header: header)
-                reference.view = SharedView(flagBits: last)
+                reference.view = SharedView(flagBits: last & 7)
+                if last & 8 != 0 { composite.append(blocks.count) }
                 blocks.append(.reference(reference))
             case rangeKind:
                 guard raw == 0, last == 0 else { throw .malformed("range block with raw length \(raw), last flag \(last)") }
@@ -136,7 +143,22 @@ extension WireCodec {
             }
         }
         try reader.expectEnd("verify table")
-        guard nextPayload == parts.count else { throw .frameCount(expected: nextPayload + 1, actual: parts.count + 1) }
+        // After the inline payloads, the segments frame, exactly when some reference is composite.
+        let frames = nextPayload + (composite.isEmpty ? 0 : 1)
+        guard frames == parts.count else { throw .frameCount(expected: frames + 1, actual: parts.count + 1) }
+        if !composite.isEmpty {
+            let lengths = composite.map { index -> Int in
+                if case .reference(let reference) = blocks[index] { return reference.dictionaryLength + reference.rawLength }
+                return 0
+            }
+            let lists = try segments(parts[nextPayload], lengths: lengths)
+            for (index, list) in zip(composite, lists) {
+                if case .reference(var reference) = blocks[index] {
+                    reference.segments = list
+                    blocks[index] = .reference(reference)
+                }
+            }
+        }
         return VerifyRequest(checkID: check, jobID: job, itemID: item, blocks: blocks)
     }
 

@@ -36,7 +36,9 @@ public enum WireCodec {
         case .error(let body): return [header, ZMQFrame(json(body))]
         case .probe(let body): return [header, ZMQFrame(json(body))]
         case .probeReply(let body): return [header, ZMQFrame(json(body))]
-        case .workRef(let work): return [header, ZMQFrame(encodeRef(work))]
+        case .workRef(let work):
+            let composite = work.blocks.compactMap(\.segments)
+            return [header, ZMQFrame(encodeRef(work))] + (composite.isEmpty ? [] : [ZMQFrame(encodeSegments(composite))])
         case .resultRef(let result): return [header, ZMQFrame(encodeRef(result))]
         case .stitch(let request): return [header, ZMQFrame(encodeStitch(request))]
         case .stitched(let result): return [header, ZMQFrame(encodeStitch(result))]

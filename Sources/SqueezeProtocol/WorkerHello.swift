@@ -34,6 +34,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of answering `publish`: renaming an accepted attempt's whole members
     /// into place itself, so the coordinator touches none of those files.
     public static let publishCapability = "publish"
+    /// The capability of reading blocks whose source is composite (`RefSegment`, a `--tar`
+    /// job's stream) in `workRef` and `verify`: such a worker gets a tar job by reference.
+    public static let segmentsCapability = "segments"
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024

@@ -51,7 +51,9 @@ struct ItemCompressor {
             let bytes: [UInt8]
             do {
                 bytes = try phases.time(\.readMicros) {
-                    try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, matching: item.view.match)
+                    // A block of a tar stream is made of its segments; any other, of its file's range.
+                    if let segments = block.segments { return try SourceSegment.read(segments.map(\.source), matching: item.view.match) }
+                    return try SourceReader.read(BytePath(bytes: block.path), expected: stamp, range: range, matching: item.view.match)
                 }
             } catch let error as FileSystemError {
                 pieces.append(PieceReport(failure: error.reason))

@@ -62,7 +62,8 @@ enum VerifyRunner {
                 size: block.size, modifiedSeconds: block.modifiedSeconds, modifiedNanoseconds: block.modifiedNanoseconds,
                 device: 0, inode: block.inode, permissions: 0)
             let range = block.sourceOffset..<block.sourceOffset + UInt64(block.dictionaryLength + block.rawLength)
-            source = try SourceReader.read(BytePath(bytes: block.sourcePath), expected: stamp, range: range, matching: block.view.match)
+            source = try block.segments.map { try SourceSegment.read($0.map(\.source), matching: block.view.match) }
+                ?? SourceReader.read(BytePath(bytes: block.sourcePath), expected: stamp, range: range, matching: block.view.match)
             stored = try PieceReader.read(BytePath(bytes: block.compressedPath), offset: block.compressedOffset, count: Int(block.compressedLength))
         } catch {
             return VerifyFinding(outcome: .unreadable, reason: (error as? FileSystemError)?.reason ?? "\(error)")

@@ -173,6 +173,7 @@ public final class Worker: Sendable {
         var names: [String] = []
         if configuration.verifies { names += [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] }
         if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
+        if configuration.storage != .remote { names.append(WorkerHello.segmentsCapability) }
         return names.isEmpty ? nil : names
     }
 

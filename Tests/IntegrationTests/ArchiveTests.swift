@@ -125,4 +125,29 @@ struct ArchiveTests {
         let status = try cluster.status()
         #expect(status.workers.allSatisfy { $0.itemsDone > 0 }, "both workers compressed blocks: \(status.workers)")
     }
+
+    @Test("submit --tar to shared-storage workers: blocks go by reference (headers, file ranges, zeros), checked by each other, nothing relayed, the very bytes compress --tar makes")
+    func byReference() throws {
+        let tree = try TestTree()
+        try Self.makeTree(tree)
+        try tree.write("src/mixed/spans-blocks.bin", (0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        #expect(rename(tree.path("src"), tree.path("data-src")) == 0)
+        #expect(mkdir(tree.path("data"), 0o755) == 0)
+        #expect(rename(tree.path("data-src"), tree.path("data/src")) == 0)
+        let local = try SqueezeBinary.run(["compress", tree.path("data/src"), "--tar", "--block-size", "64K", "-o", tree.path("local.tar.gz")])
+        #expect(local.status == 0, "\(local.stderr)")
+
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2, workerArguments: ["--storage", "shared"])
+        let outcome = try cluster.submitAndWait(["src", "--tar", "--block-size", "64K", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let finished = try #require(JobEvents.finished(outcome.stdout), "\(outcome.stdout)")
+        #expect(finished["bytesRelayed"] as? Int == 0, "\(finished)")
+        let remote = try Data(contentsOf: URL(fileURLWithPath: tree.path("data/src.tar.gz")))
+        #expect(remote == (try Data(contentsOf: URL(fileURLWithPath: tree.path("local.tar.gz")))))
+        let status = try cluster.status()
+        #expect(status.workers.allSatisfy { $0.itemsDone > 0 }, "both workers compressed blocks: \(status.workers)")
+        #expect(status.malformedMessages == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: tree.path("data")).filter { $0.hasPrefix(".squeeze") }
+        #expect(left.isEmpty, "\(left)")
+    }
 }

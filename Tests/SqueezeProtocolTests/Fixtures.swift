@@ -130,6 +130,38 @@ enum Fixtures {
         work.view = SharedView(inodes: false, nanoseconds: false)
         return work
     }
+    /// Two blocks of a tar stream between plain ones: a header, a file's range and padding;
+    /// a dictionary that ends in zeros and a block of one file's range.
+    static let tarSegments: [[RefSegment]] = [
+        [.bytes([UInt8](repeating: 0x75, count: 512)), .file(path: Array("/data/src/a b".utf8), size: 1000, modifiedSeconds: -3,
+                                                              modifiedNanoseconds: 999_999_999, inode: 8, offset: 0, length: 1000), .zeros(24)],
+        [.zeros(1024), .file(path: [0x2F, 0xFF], size: UInt64.max, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0,
+                             offset: UInt64.max - 2048, length: 2048)],
+    ]
+    static var tarRefWork: RefAssignment {
+        var work = refWork
+        work.blocks.removeLast()  // placed, which a composite block never is
+        var first = RefBlock(file: 0, index: 0, path: Array("/data/src".utf8), offset: 0, dictionaryLength: 0, dataLength: 1536,
+                             isLast: false, size: 1 << 30, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0, permissions: 0o644, header: nil)
+        first.segments = tarSegments[0]
+        var second = RefBlock(file: 0, index: 1, path: Array("/data/src".utf8), offset: 1536 - 1024, dictionaryLength: 1024,
+                              dataLength: 2048, isLast: true, size: 1 << 30, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0,
+                              permissions: 0o644, header: nil)
+        second.segments = tarSegments[1]
+        work.blocks.insert(first, at: 1)
+        work.blocks.append(second)
+        return work
+    }
+    static var tarVerify: VerifyRequest {
+        var request = verify
+        var composite = VerifyReference(
+            sourcePath: Array("/data/src".utf8), size: 1 << 30, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0, sourceOffset: 0,
+            dictionaryLength: 0, rawLength: 1536, isLast: false, compressedPath: Array("/data/out/.squeeze-tmp-job-1/p42-9-0".utf8),
+            compressedOffset: 0, compressedLength: 700, header: nil)
+        composite.segments = tarSegments[0]
+        request.blocks.insert(.reference(composite), at: 1)
+        return request
+    }
     static var viewedVerify: VerifyRequest {
         var request = verify
         request.setView(SharedView(inodes: false, nanoseconds: true))
@@ -189,7 +221,7 @@ enum Fixtures {
         case .error: [.error(errorReply)]
         case .probe: [.probe(probe), .probe(probeWithoutSample)]
         case .probeReply: [.probeReply(probeYes), .probeReply(probeNo), .probeReply(probeAnswered)]
-        case .workRef: [.workRef(refWork), .workRef(emptyRefWork), .workRef(viewedRefWork)]
+        case .workRef: [.workRef(refWork), .workRef(emptyRefWork), .workRef(viewedRefWork), .workRef(tarRefWork)]
         case .resultRef: [.resultRef(refResult), .resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: []))]
         case .stitch: [.stitch(stitch), .stitch(middleSegment), .stitch(lastSegment)]
         case .stitched: [.stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 1 << 33)),
@@ -202,7 +234,7 @@ enum Fixtures {
                               PublishFailure(position: 1, reason: "output /data/out/b.gz already exists (use --force to replace it)"),
                               PublishFailure(position: 8191, reason: ""),
                           ]))]
-        case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: [])), .verify(viewedVerify)]
+        case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: [])), .verify(viewedVerify), .verify(tarVerify)]
         case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
         }
     }

@@ -41,11 +41,11 @@ struct MessageBoundTests {
         #expect(MessageType.cancel.bound == ZMQMessageBound(frames: 2, bytes: 24))
         #expect(MessageType.workerReady.bound == ZMQMessageBound(frames: 2, bytes: 16 + ProtocolLimits.maxHelloBody))
         #expect(MessageType.result.bound.frames == 2 + ProtocolLimits.maxBlocksPerItem)
-        #expect(MessageType.verify.bound.frames == 2 + 2 * ProtocolLimits.maxBlocksPerItem)
+        #expect(MessageType.verify.bound.frames == 3 + 2 * ProtocolLimits.maxBlocksPerItem)
         let largestFrames = [
             WireCodec.maxWorkTable, WireCodec.maxResultTable, WireCodec.maxWorkRefTable, WireCodec.maxResultRefTable,
             WireCodec.maxStitchTable, WireCodec.maxStitchedTable, WireCodec.maxDiscardTable, WireCodec.maxVerifyTable,
-            WireCodec.maxVerifiedTable, WireCodec.maxPublishTable, WireCodec.maxPublishedTable, ProtocolLimits.maxControlBody, ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize,
+            WireCodec.maxVerifiedTable, ProtocolLimits.maxSegmentsFrame, WireCodec.maxPublishTable, WireCodec.maxPublishedTable, ProtocolLimits.maxControlBody, ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize,
             ProtocolLimits.maxCompressedBytes(forRaw: ProtocolLimits.maxBlockSize),
         ]
         #expect(largestFrames.allSatisfy { Int64($0) <= ProtocolLimits.maxFrameSize })
@@ -60,8 +60,8 @@ struct MessageBoundTests {
             .welcome: (2, 8_388_624), .itemFailed: (2, 8_388_624), .timing: (2, 8_388_624), .probe: (2, 8_388_624),
             .probeReply: (2, 8_388_624), .submit: (2, 8_388_624), .attach: (2, 8_388_624), .submitted: (2, 8_388_624),
             .jobEvent: (2, 8_388_624), .statusReply: (2, 8_388_624), .error: (2, 8_388_624),
-            .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_386, 675_921_964),
-            .verified: (2, 8_527_900), .workRef: (2, 38_449_203), .resultRef: (2, 8_552_492),
+            .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_387, 743_030_828),
+            .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_552_492),
             .stitch: (2, 1_839_705), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
         ]

@@ -125,6 +125,43 @@ struct ReferenceTableTests {
         #expect(Self.isMalformed(Self.decodeError(frames)))
     }
 
+    @Test func compositeBlocksTakeSegmentsThatMakeExactlyTheirBytes() {
+        func work(_ segments: [RefSegment]?, dictionary: Int = 0, data: Int = 1536, extraFrame: Bool = false) -> [[UInt8]] {
+            var block = Self.block(dictionary: dictionary, data: data, size: 1 << 30)
+            block.segments = segments
+            var frames = WireCodec.encodeBytes(.workRef(RefAssignment(
+                jobID: 1, itemID: 2, attempt: 3, setting: Fixtures.setting(.libdeflate, 6), workspace: Array("/w".utf8), syncPieces: false, blocks: [block])))
+            if extraFrame { frames.append([0, 0, 0, 0]) }
+            return frames
+        }
+        #expect(Self.decodeError(work(Fixtures.tarSegments[0])) == nil)
+        #expect(Self.decodeError(work(Fixtures.tarSegments[0], dictionary: 36, data: 1500)) == nil)
+        // One byte short, one byte over, an empty list for a block of bytes.
+        #expect(Self.isMalformed(Self.decodeError(work(Fixtures.tarSegments[0], data: 1537))))
+        #expect(Self.isMalformed(Self.decodeError(work(Fixtures.tarSegments[0], data: 1535))))
+        #expect(Self.isMalformed(Self.decodeError(work([]))))
+        // A file range outside its file, a relative path.
+        let outside = RefSegment.file(path: Array("/f".utf8), size: 10, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0, offset: 5, length: 6)
+        #expect(Self.isMalformed(Self.decodeError(work([outside, .zeros(1530)]))))
+        let relative = RefSegment.file(path: Array("f".utf8), size: 10, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0, offset: 0, length: 6)
+        #expect(Self.isMalformed(Self.decodeError(work([relative, .zeros(1530)]))))
+        // A segments frame without a composite block, or a composite block without one.
+        guard case .frameCount = Self.decodeError(work(nil, extraFrame: true)) else {
+            Issue.record("a segments frame without a composite block was accepted")
+            return
+        }
+        var missing = work(Fixtures.tarSegments[0])
+        missing.removeLast()
+        guard case .frameCount = Self.decodeError(missing) else {
+            Issue.record("a composite block without its segments was accepted")
+            return
+        }
+        // An unknown segment kind.
+        var unknown = work([.zeros(1536)])
+        unknown[2][4] = 9
+        #expect(Self.isMalformed(Self.decodeError(unknown)))
+    }
+
     @Test func oversizedPathsAndHeadersAreRefused() {
         let long = [UInt8(ascii: "/")] + [UInt8](repeating: UInt8(ascii: "a"), count: ProtocolLimits.maxPathBytes)
         guard case .oversized = Self.decodeError(Self.work([Self.block(path: long)])) else {

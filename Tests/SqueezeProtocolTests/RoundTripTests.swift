@@ -26,7 +26,11 @@ struct RoundTripTests {
             let expected = switch message {
             case .work(let work): 2 + work.blocks.count
             case .result(let result): 2 + result.blocks.count
-            case .verify(let request): 2 + 2 * request.blocks.filter { if case .inline = $0 { true } else { false } }.count
+            // A segments frame follows when some block's source is composite.
+            case .verify(let request):
+                2 + 2 * request.blocks.filter { if case .inline = $0 { true } else { false } }.count
+                    + (request.blocks.contains { if case .reference(let reference) = $0 { reference.segments != nil } else { false } } ? 1 : 0)
+            case .workRef(let work): work.blocks.contains { $0.segments != nil } ? 3 : 2
             default: Fixtures.bodyless.contains(type) ? 1 : 2
             }
             #expect(frames.count == expected)

@@ -56,13 +56,24 @@ extension CoordinatorCore {
         guard let refs = blocksToSend(key, in: &job) else { return nil }
         let attempt = nextAttempt.take()
         job.attempts[key.item, default: [:]][assignment.worker] = attempt
-        let placed = place(key.item, blocks: refs, in: &job)
+        // A tar stream's blocks are never placed: their output is stitched like any multi-block file's.
+        let placed = job.archive == nil && place(key.item, blocks: refs, in: &job)
         if placed { job.placedAttempts.insert(attempt) }
         let blocks = refs.compactMap { ref -> RefBlock? in
             guard let open = job.open[ref.file] else { return nil }
             let file = open.plan
             let range = file.layout.range(of: ref.index)
             let dictionary = Self.dictionaryRange(of: ref.index, in: file, setting: job.setting)
+            if let segments = job.segments(of: dictionary.lowerBound..<range.upperBound) {
+                // A block of a tar stream: its bytes are headers, files' ranges and zeros.
+                var block = RefBlock(
+                    file: UInt32(ref.file), index: UInt32(ref.index), path: job.sourceRoot.bytes, offset: dictionary.lowerBound,
+                    dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound), dataLength: Int(range.upperBound - range.lowerBound),
+                    isLast: file.layout.isLast(ref.index), size: file.stamp.size, modifiedSeconds: 0, modifiedNanoseconds: 0, inode: 0,
+                    permissions: file.stamp.permissions, header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil)
+                block.segments = segments.map(\.wire)
+                return block
+            }
             return RefBlock(
                 file: UInt32(ref.file), index: UInt32(ref.index), path: job.sourcePath(of: file).bytes, offset: dictionary.lowerBound,
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound), dataLength: Int(range.upperBound - range.lowerBound),

@@ -42,6 +42,7 @@ extension CoordinatorCore {
                 sourceRange: dictionary.lowerBound..<range.upperBound,
                 dictionaryLength: Int(dictionary.upperBound - dictionary.lowerBound),
                 claim: BlockClaim(crc: piece.crc, rawLength: piece.rawLength, isLast: file.layout.isLast(ref.index)),
+                segments: job.segments(of: dictionary.lowerBound..<range.upperBound),
                 header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil))
         }
         submitCheck(VerificationRequest(item: item, worker: peer, expected: expected, blocks: blocks, checks: checks))
@@ -137,12 +138,14 @@ extension CoordinatorCore {
                 claims.append(block.crc)
                 byReference.append(false)
             case .written(let written):
-                blocks.append(.reference(VerifyReference(
+                var reference = VerifyReference(
                     sourcePath: written.source.bytes, size: written.stamp.size, modifiedSeconds: written.stamp.modifiedSeconds,
                     modifiedNanoseconds: written.stamp.modifiedNanoseconds, inode: written.stamp.inode,
                     sourceOffset: written.sourceRange.lowerBound, dictionaryLength: written.dictionaryLength,
                     rawLength: written.claim.rawLength, isLast: written.claim.isLast, compressedPath: written.path.bytes,
-                    compressedOffset: written.offset, compressedLength: written.length, header: written.header)))
+                    compressedOffset: written.offset, compressedLength: written.length, header: written.header)
+                reference.segments = written.segments?.map(\.wire)
+                blocks.append(.reference(reference))
                 claims.append(written.claim.crc)
                 byReference.append(true)
             }

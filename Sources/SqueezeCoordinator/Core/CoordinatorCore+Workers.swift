@@ -251,8 +251,10 @@ extension CoordinatorCore {
     mutating func assignStorage(worker peer: PeerID, job id: JobID) {
         guard let job = jobs[id] else { return }
         let known = storageKey(of: peer, job: job).flatMap { storageSeen.answer($0, at: now) }
+        // A tar job goes by reference only to a worker that reads composite sources.
+        let segments = workers[peer]?.hello.capabilities?.contains(WorkerHello.segmentsCapability) == true
         guard let start = workers.startStorage(
-            of: peer, job: id, archive: job.archive != nil, canProbe: job.probeSample != nil, known: known, at: now) else { return }
+            of: peer, job: id, archive: job.archive != nil && !segments, canProbe: job.probeSample != nil, known: known, at: now) else { return }
         switch start {
         case .archive:
             return

@@ -61,7 +61,7 @@ enum ResultChecker {
         let source: [UInt8]
         let stored: [UInt8]
         do {
-            source = try SourceReader.read(block.source, expected: block.stamp, range: block.sourceRange, )
+            source = try block.segments.map { try SourceSegment.read($0) } ?? SourceReader.read(block.source, expected: block.stamp, range: block.sourceRange)
             guard block.length <= UInt64(BlockVerifier.maxCompressedLength + 4096) else {
                 throw BlockDefect("reported length \(block.length) out of range")
             }

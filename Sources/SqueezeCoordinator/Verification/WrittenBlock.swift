@@ -18,6 +18,9 @@ struct WrittenBlock: Sendable {
     var dictionaryLength: Int
     /// What it must decode to.
     var claim: BlockClaim
+    /// For a block of a `--tar` job's stream: what `sourceRange` of the stream is made of (then
+    /// `source` and `stamp` say nothing).
+    var segments: [SourceSegment]? = nil
     /// For a one-block file written as a whole member: the gzip header it must start with.
     var header: [UInt8]?
 }

@@ -27,8 +27,8 @@ struct JobRecord {
     /// The walk still to finish; nil once every file of the source is planned.
     var walker: DirectoryWalker?
     /// A `--tar` job's archive: its one file is the tar stream, read through the layout and
-    /// written to the archive's path. Its workers are sent the bytes: a block spans headers
-    /// and several files, which no reference to one file can name.
+    /// written to the archive's path. A block spans headers and several files, so a worker that
+    /// reads it itself is sent its segments (`TarLayout.segments`); any other, its bytes.
     var archive: ArchivePlan?
     /// A batch of the walk is being read off the actor.
     var scanBusy = false
@@ -208,7 +208,13 @@ struct JobRecord {
             totalBytes += file.stamp.size
         }
         filesPlanned += files.count
-        if probeSample == nil, let first = files.first {
+        if probeSample == nil, let archive {
+            // A tar job's one file is the stream: a worker must see the files it is made of.
+            probeSample = archive.layout.firstFile.map { path, stamp in
+                ProbeSample(path: path.bytes, size: stamp.size, modifiedSeconds: stamp.modifiedSeconds,
+                            modifiedNanoseconds: stamp.modifiedNanoseconds, inode: stamp.inode)
+            }
+        } else if probeSample == nil, let first = files.first {
             probeSample = ProbeSample(
                 path: sourcePath(of: first).bytes, size: first.stamp.size, modifiedSeconds: first.stamp.modifiedSeconds,
                 modifiedNanoseconds: first.stamp.modifiedNanoseconds, inode: first.stamp.inode)
@@ -238,6 +244,11 @@ struct JobRecord {
     /// Where a file is read from.
     func sourcePath(of file: PlannedFile) -> BytePath {
         sourceRoot.appending(file.relativePath)
+    }
+
+    /// What the bytes of `range` of a `--tar` job's stream are made of; nil for any other job.
+    func segments(of range: Range<UInt64>) -> [SourceSegment]? {
+        archive?.layout.segments(range)
     }
 
     /// Where a file's `.gz` goes (the archive, for a `--tar` job).

@@ -5,8 +5,8 @@ import SqueezeProtocol
 extension WorkerRoster {
     /// What the coordinator does once a worker's way to a job's files is first decided.
     enum StorageStart: Equatable, Sendable {
-        /// Its items travel in messages and nothing else changes (an archive job's blocks are
-        /// ranges of a stream only the coordinator assembles).
+        /// Its items travel in messages and nothing else changes (an archive job's blocks, for
+        /// a worker that cannot read composite sources: only the coordinator assembles them).
         case archive
         /// It reads and writes the files itself.
         case shared
