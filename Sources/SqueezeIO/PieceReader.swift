@@ -13,6 +13,8 @@ public enum PieceReader {
         }
         let fd = try open(path, offset: offset, count: UInt64(count))
         defer { close(fd) }
+        // No `unsafeUninitializedCapacity` for no bytes (see `SourceReader.read`).
+        guard count > 0 else { return [] }
         var failure: FileSystemError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             do throws(FileSystemError) {

@@ -9,6 +9,13 @@ public enum SourceReader {
     /// `expected` in what `match` compares, or the read fails naming what changed.
     public static func read(_ path: BytePath, expected: FileStamp, range: Range<UInt64>, matching match: StampMatch = .exact) throws -> [UInt8] {
         let count = Int(range.upperBound - range.lowerBound)
+        guard count > 0 else {
+            // Still opened and checked. Not through `unsafeUninitializedCapacity`: for no bytes
+            // it writes the count into the empty array every thread shares, which Thread
+            // Sanitizer reports as a race between two readers of empty files.
+            try read(path, expected: expected, range: range, into: UnsafeMutableRawBufferPointer(start: nil, count: 0), matching: match)
+            return []
+        }
         var failure: (any Error)?
         // Uninitialised storage: pread fills it, so zero-filling first would be wasted work.
         let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in

@@ -38,6 +38,11 @@ public enum SourceSegment: Sendable, Equatable {
     /// Blocking: the segments' bytes as one array.
     public static func read(_ segments: [SourceSegment], matching match: StampMatch = .exact) throws -> [UInt8] {
         let count = segments.reduce(0) { $0 + $1.length }
+        guard count > 0 else {
+            // See `SourceReader.read`: no `unsafeUninitializedCapacity` for no bytes.
+            try read(segments, into: UnsafeMutableRawBufferPointer(start: nil, count: 0), matching: match)
+            return []
+        }
         var failure: (any Error)?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
             do {
