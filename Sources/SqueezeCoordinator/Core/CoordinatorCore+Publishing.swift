@@ -84,15 +84,19 @@ extension CoordinatorCore {
         for failure in report.failures where reasons[Int(failure.position)] == nil {
             reasons[Int(failure.position)] = failure.reason
         }
+        var published = 0
         let outcomes = grant.members.map { member -> Result<OutputWriter.Progress, WriteFailure> in
             if let reason = reasons[member.piece.position] {
                 return .failure(WriteFailure(key: member.spec.key, reason: reason))
             }
+            published += 1
             return .success(OutputWriter.Progress(
                 key: member.spec.key, rawBytes: UInt64(member.piece.rawLength), outputBytes: member.piece.length,
                 outputTotal: member.piece.length, finished: true, sealed: true, blocks: 0..<1))
         }
-        metrics.outputsPublishedByWorkers.increment(by: grant.members.count - reasons.count)
+        // Counted from the members, not from the report: failures it names at positions the
+        // grant does not hold must not make the count negative (a counter traps on that).
+        metrics.outputsPublishedByWorkers.increment(by: published)
         writerReported(outcomes)
     }
 

@@ -21,12 +21,13 @@ struct CoreHarness {
     /// A running core (with `writers` writer partitions) at `start`, with `configuration`.
     init(
         _ configuration: CoordinatorConfiguration = CoreHarness.configuration(), writers: Int = 2,
-        rolls: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+        rolls: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         start = .now
         core = CoordinatorCore(
             configuration: configuration, logger: Logger(label: "core-test"),
-            metrics: CoordinatorMetrics(factory: NOOPMetricsHandler.instance), at: EventTime(instant: start, micros: 0, wall: Date(timeIntervalSince1970: 1_800_000_000)),
+            metrics: CoordinatorMetrics(factory: metrics), at: EventTime(instant: start, micros: 0, wall: Date(timeIntervalSince1970: 1_800_000_000)),
             rolls: rolls)
         core.start(writers: writers)
     }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import SqueezeIO
 import SqueezeJournal
@@ -13,12 +14,12 @@ struct PublishingScenarioTests {
     /// A harness with items of 16 KiB (four 1 KiB files travel in one), worker `a` shared and
     /// able to publish, and a job of four such files whose item went to `a`.
     private static func grantedBundle(
-        _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
     ) throws -> (harness: CoreHarness, job: JobID, work: RefAssignment, effects: [CoordinatorEffect]) {
         var configuration = CoreHarness.configuration()
         configuration.itemBytes = 16 * 1024
         configure(&configuration)
-        var harness = CoreHarness(configuration, writers: 2)
+        var harness = CoreHarness(configuration, writers: 2, metrics: metrics)
         harness.register(a, slots: 4, storage: .shared, capabilities: [WorkerHello.publishCapability])
         let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024, 1024])
         let work = try #require(started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }.first)
@@ -76,6 +77,21 @@ struct PublishingScenarioTests {
         #expect(failed.map(\.reason) == ["output exists"])
         #expect(failed.first?.path == "f\(work.blocks[2].file)")
         #expect(harness.core.jobs[job].map { $0.filesFinished == 4 && $0.failed.count == 1 } ?? true)
+    }
+
+    @Test("failures named at positions the grant does not hold change nothing: the granted members are counted, never below zero")
+    func failuresOutsideTheGrant() throws {
+        let metrics = CountingMetrics()
+        var (harness, job, work, _) = try Self.grantedBundle(metrics: metrics)
+        defer { harness.cleanUp() }
+        let report = PublishReport(jobID: job.value, itemID: work.itemID, attempt: work.attempt, failures: [
+            PublishFailure(position: 1, reason: "gone"), PublishFailure(position: 100, reason: "x"), PublishFailure(position: 200, reason: "x"),
+            PublishFailure(position: 300, reason: "x"), PublishFailure(position: 400, reason: "x"),
+        ])
+        let effects = harness.handle(.workerMessage(.published(report), from: a, origin: nil), at: .milliseconds(2))
+        #expect(effects.events(of: job).filter { if case .fileFailed = $0 { true } else { false } }.count == 1)
+        #expect(metrics.negativeIncrements.isEmpty, "\(metrics.negativeIncrements)")
+        #expect(metrics.total("squeeze_outputs_published_by_workers_total") == 3)
     }
 
     @Test("a worker that leaves holding a grant has a writer publish the same attempt; its late answer counts for nothing")
