@@ -76,4 +76,85 @@ static inline int squeeze_isal_step(squeeze_isal_stream *s, const uint8_t *in, u
     s->z.next_out = NULL;
     return status;
 }
+/// One ISA-L inflate stream with the gzip header it is reading. Opaque to Swift, like the
+/// deflate stream: the state holds fixed arrays.
+typedef struct squeeze_isal_inflater {
+    struct inflate_state state;
+    struct isal_gzip_header header;
+} squeeze_isal_inflater;
+
+/// A stream, or NULL when memory runs out.
+static inline squeeze_isal_inflater *squeeze_isal_inflater_create(void) {
+    squeeze_isal_inflater *s = (squeeze_isal_inflater *)calloc(1, sizeof(squeeze_isal_inflater));
+    if (s == NULL) return NULL;
+    isal_inflate_init(&s->state);
+    return s;
+}
+
+static inline void squeeze_isal_inflater_destroy(squeeze_isal_inflater *s) { free(s); }
+
+/// Starts a member: its gzip header comes next (`squeeze_isal_inflater_header`), then its
+/// raw deflate data, whose CRC-32 the stream keeps; the trailer is left to the caller.
+static inline void squeeze_isal_inflater_begin(squeeze_isal_inflater *s) {
+    isal_inflate_reset(&s->state);
+    isal_gzip_header_init(&s->header);
+    s->state.crc_flag = ISAL_GZIP_NO_HDR;
+}
+
+/// Starts raw deflate data (no header, no trailer), primed with `dict` when `dict_len` > 0.
+/// Returns ISAL_DECOMP_OK or ISA-L's error.
+static inline int squeeze_isal_inflater_begin_raw(squeeze_isal_inflater *s, const uint8_t *dict, uint32_t dict_len) {
+    isal_inflate_reset(&s->state);
+    s->state.crc_flag = ISAL_GZIP_NO_HDR;
+    if (dict_len == 0) return ISAL_DECOMP_OK;
+    return isal_inflate_set_dict(&s->state, (uint8_t *)dict, dict_len);
+}
+
+/// Reads the member's gzip header from `in`; `*in_left` is what is left of it. Returns
+/// ISAL_DECOMP_OK once the header is read, ISAL_END_INPUT when it needs more, or an error.
+static inline int squeeze_isal_inflater_header(squeeze_isal_inflater *s, const uint8_t *in, uint32_t in_len, uint32_t *in_left) {
+    s->state.next_in = (uint8_t *)in;
+    s->state.avail_in = in_len;
+    int status = isal_read_gzip_header(&s->state, &s->header);
+    *in_left = s->state.avail_in;
+    s->state.next_in = NULL;
+    return status;
+}
+
+/// Inflates from `in` into `out`: `*in_left` and `*out_left` are what is left of each, and
+/// `*done` is 1 once the final deflate block has ended and all of it is in `out` (the bytes
+/// after it are given back in `*in_left`). Returns ISAL_DECOMP_OK or ISA-L's error.
+static inline int squeeze_isal_inflater_step(squeeze_isal_inflater *s, const uint8_t *in, uint32_t in_len,
+                                             uint8_t *out, uint32_t out_len,
+                                             uint32_t *in_left, uint32_t *out_left, int *done) {
+    s->state.next_in = (uint8_t *)in;
+    s->state.avail_in = in_len;
+    s->state.next_out = out;
+    s->state.avail_out = out_len;
+    int status = isal_inflate(&s->state);
+    *in_left = s->state.avail_in;
+    *out_left = s->state.avail_out;
+    *done = s->state.block_state == ISAL_BLOCK_FINISH;
+    s->state.next_in = NULL;
+    s->state.next_out = NULL;
+    return status;
+}
+
+/// Once the deflate data has ended: the whole bytes after it that ISA-L had already read into
+/// its bit buffer (at most 8), written to `out`; returns how many. The bits of the final
+/// block's last byte are dropped, as deflate's end is byte-aligned for what follows.
+static inline int squeeze_isal_inflater_take_buffered(squeeze_isal_inflater *s, uint8_t out[8]) {
+    int bits = s->state.read_in_length;
+    if (bits <= 0) return 0;
+    uint64_t buffered = s->state.read_in >> (bits % 8);
+    int count = bits / 8;
+    if (count > 8) count = 8;
+    for (int i = 0; i < count; i++) out[i] = (uint8_t)(buffered >> (8 * i));
+    s->state.read_in = 0;
+    s->state.read_in_length = 0;
+    return count;
+}
+
+/// The CRC-32 of what the stream has produced since it began.
+static inline uint32_t squeeze_isal_inflater_crc(const squeeze_isal_inflater *s) { return s->state.crc; }
 #endif

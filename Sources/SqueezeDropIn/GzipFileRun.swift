@@ -74,8 +74,8 @@ final class GzipFileRun {
                 try FileDescriptorIO.readAll(0, name: name, chunkSize: tool.blockSize) { try writer.write($0) }
                 try writer.finish()
             case .decompress, .test:
-                let decoder = try GzipStreamDecoder(multipleMembers: true)
                 let testing = options.mode == .test
+                let decoder = try GzipStreamDecoder(multipleMembers: true, strict: testing)
                 try FileDescriptorIO.readAll(0, name: name) { bytes in
                     try decoder.feed(bytes) { if !testing { try Self.standardOutput($0) } }
                 }
@@ -114,7 +114,8 @@ final class GzipFileRun {
         case .test:
             guard named || tool.names.decompressed(path) != nil else { return }
             do {
-                let decoder = try GzipStreamDecoder(multipleMembers: true)
+                // Strict: -t asks whether every gzip tool reads the file.
+                let decoder = try GzipStreamDecoder(multipleMembers: true, strict: true)
                 try ChunkReader.read(path) { try decoder.feed($0) { _ in } }
                 try decoder.finish()
                 if options.verbose { reporter.note("\(path.display):\t OK") }

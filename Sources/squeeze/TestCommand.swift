@@ -69,7 +69,7 @@ struct TestCommand: AsyncParsableCommand {
     private static func check(_ path: BytePath, pool: BlockingIOPool) async -> FileOutcome {
         do {
             return try await pool.run {
-                let decoder = try GzipStreamDecoder(multipleMembers: false)
+                let decoder = try GzipStreamDecoder(multipleMembers: false, strict: true)
                 let bytes = try ChunkReader.read(path) { try decoder.feed($0) { _ in } }
                 try decoder.finish()
                 return .good(read: bytes, wrote: 0)

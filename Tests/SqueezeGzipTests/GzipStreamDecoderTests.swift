@@ -2,9 +2,18 @@ import SqueezeGzip
 import Testing
 
 struct GzipStreamDecoderTests {
-    /// Feeds `bytes` in pieces of `piece` bytes, then finishes; returns what came out.
+    /// Decodes `bytes` with the fast decoder and the strict one, which must agree; returns
+    /// what came out, or throws the fast one's error.
     private static func decode(_ bytes: [UInt8], piece: Int, multipleMembers: Bool) throws -> [UInt8] {
-        let decoder = try GzipStreamDecoder(multipleMembers: multipleMembers, chunkSize: 4096)
+        let fast = Result { try decode(bytes, piece: piece, multipleMembers: multipleMembers, strict: false) }
+        let strict = Result { try decode(bytes, piece: piece, multipleMembers: multipleMembers, strict: true) }
+        #expect((try? fast.get()) == (try? strict.get()), "the fast and the strict decoder disagree")
+        return try fast.get()
+    }
+
+    /// Feeds `bytes` in pieces of `piece` bytes, then finishes; returns what came out.
+    private static func decode(_ bytes: [UInt8], piece: Int, multipleMembers: Bool, strict: Bool) throws -> [UInt8] {
+        let decoder = try GzipStreamDecoder(multipleMembers: multipleMembers, strict: strict, chunkSize: 4096)
         var output: [UInt8] = []
         var offset = 0
         while offset < bytes.count {

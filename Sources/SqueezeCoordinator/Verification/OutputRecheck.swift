@@ -77,7 +77,7 @@ struct OutputRecheck: Sendable {
         let fd = source.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else { throw FileSystemError.last("open", source.display) }
         defer { close(fd) }
-        let decoder = try GzipStreamDecoder(multipleMembers: false)
+        let decoder = try GzipStreamDecoder(multipleMembers: false, strict: true)
         var expected = [UInt8](repeating: 0, count: 256 * 1024)
         var same = true
         do {
