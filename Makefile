@@ -1,11 +1,11 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client openssh-server sshfs
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client openssh-server sshfs python3-venv
 # Only for make test-browser: a real browser for the live page.
 BROWSER_PACKAGES := chromium
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
+.PHONY: all deps pydeps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
 
 all: build
 
@@ -29,11 +29,22 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Python tools the tests read squeeze's indexes with (rapidgzip, indexed_gzip), from PyPI into
+# a virtual environment under .build, installed only when missing.
+PY_VENV := .build/py
+PY_PACKAGES := rapidgzip==0.16.2 indexed_gzip==1.10.3
+
+pydeps: deps
+	@if ! $(PY_VENV)/bin/python -c 'import rapidgzip, indexed_gzip' 2>/dev/null; then \
+	  echo "installing into $(PY_VENV): $(PY_PACKAGES)"; \
+	  python3 -m venv $(PY_VENV) && $(PY_VENV)/bin/pip install -q $(PY_PACKAGES); \
+	fi
+
 # Unit and integration tests (the integration tests start the real binary). Serial, so the
 # cluster tests' processes do not compete for this machine's two cores with other suites.
 # The log is kept in .build/test.log; on a failure the failing tests' lines are repeated at
 # the end, so they are in the last lines CI shows.
-test: deps
+test: deps pydeps
 	$(SWIFT) build --build-tests
 	@rm -f .build/test.status; { SQUEEZE_BIN=$(BIN_DIR)/squeeze $(SWIFT) test --no-parallel; echo $$? > .build/test.status; } 2>&1 | tee .build/test.log; \
 	status=$$(cat .build/test.status); \
@@ -67,7 +78,7 @@ TSAN_SCRATCH := .build-tsan
 TSAN_REPORTS := $(CURDIR)/$(TSAN_SCRATCH)/reports
 TSAN_FLAGS := --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
-tsan: deps
+tsan: deps pydeps
 	$(SWIFT) build --build-tests $(TSAN_FLAGS)
 	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
 	@status=0; \

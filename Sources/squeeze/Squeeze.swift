@@ -22,7 +22,7 @@ struct Squeeze: AsyncParsableCommand {
             went well, 2 when a file failed or was skipped, 1 when nothing could run.
             """,
         version: "0.3.0",
-        subcommands: [CompressCommand.self, DecompressCommand.self, TestCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, HealthCommand.self, KeygenCommand.self]
+        subcommands: [CompressCommand.self, DecompressCommand.self, TestCommand.self, IndexCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, HealthCommand.self, KeygenCommand.self]
     )
 
     /// Tunes malloc before any command allocates its buffers.
