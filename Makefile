@@ -5,7 +5,7 @@ DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev
 BROWSER_PACKAGES := chromium
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure kube-deps kube-image kube-keys kube-validate kube-test man completions install uninstall install-test clean
+.PHONY: all deps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure kube-deps kube-image kube-keys kube-validate kube-test stack-config man completions install uninstall install-test clean
 
 all: build
 
@@ -215,6 +215,14 @@ kube-validate: kube-deps kube-keys
 # two workers, a job from the host, a worker deleted mid-job, all torn down (deploy/kubernetes/test.sh).
 kube-test: kube-image
 	KUBE_VENV=$(KUBE_VENV) bash deploy/kubernetes/test.sh
+
+# --- Docker Swarm -------------------------------------------------------------------------
+# compose/stack.yaml as `docker stack deploy` reads it: the docker CLI parses and interpolates
+# it, no engine needed (there is none here, so this is what is checked of the stack).
+stack-config:
+	@command -v docker >/dev/null || { echo "stack-config: the docker CLI is needed"; exit 1; }
+	docker stack config -c compose/stack.yaml >/dev/null
+	@echo "stack-config: docker stack config accepts compose/stack.yaml"
 
 # --- installation -------------------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: the release binary, its bash, zsh and fish
