@@ -7,13 +7,13 @@
 #      kubernetes-validate --strict (validate.sh, which also checks that overlays/local runs
 #      the same containers, commands and probes as the deployment);
 #   3. overlays/local is played with podman kube play, under a name prefix of this run's own
-#      (kt-PID-), on a network of its own: the coordinator, then two workers (the Deployment's
-#      replicas); every probe's command is run in its container as the kubelet would, the
-#      startup probes until they pass;
-#   4. a 120 MiB folder is written into the data volume, submitted from the host with the
-#      host's squeeze and the client key; during the job the coordinator's /metrics is scraped
-#      and must show the backlog the autoscalers read (squeeze_items_queued,
-#      squeeze_items_in_flight);
+#      (kt-PID-), on a network of its own: first the coordinator; every probe's command is run
+#      in its container as the kubelet would, the startup probes until they pass;
+#   4. a 120 MiB folder is written into the data volume and submitted from the host with the
+#      host's squeeze and the client key while no worker runs (as after a scale to zero): the
+#      coordinator's /metrics, scraped, must show the job waiting in squeeze_items_queued,
+#      what the autoscalers read; then the worker Deployment is played (its two replicas,
+#      probed the same way: back from zero), and the backlog is scraped again as they work;
 #   5. mid-job, one worker pod is deleted the way a scale-down does it: SIGTERM, then SIGKILL
 #      only if terminationGracePeriodSeconds runs out; the worker must drain and exit 0 in
 #      time, and the job must still complete with every output checked (gzip -t, gunzip -c |
@@ -219,21 +219,8 @@ endpoint=tcp://$ip:5555
 metrics_url=http://$ip:8080/metrics
 say "coordinator $coordinator at $ip: probes pass"
 
-workers=$(fact worker replicas)
-say "podman kube play: the workers ($workers replicas)"
-podman kube play --network "$network" "$play/workers.yaml" >>"$work/play.log" 2> >(quiet_systemd) \
-  || { cat "$work/play.log" >&2; fail "podman kube play workers.yaml"; }
-mapfile -t worker_pods < <(podman pod ls --format '{{.Name}}' | grep "^$(fact worker deployment)-pod-" | sort)
-[[ ${#worker_pods[@]} -eq $workers ]] || fail "podman made ${#worker_pods[@]} worker pods for $workers replicas: ${worker_pods[*]}"
-for pod in "${worker_pods[@]}"; do
-  wait_started worker "$pod-$(fact worker container)"
-  probes_pass worker "$pod-$(fact worker container)"
-done
-
 status_json() { "$bin" status --coordinator "$endpoint" --json 2>/dev/null; }
 workers_count() { status_json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["workers"]))' 2>/dev/null || echo 0; }
-[[ $(workers_count) -eq $workers ]] || fail "the coordinator has $(workers_count) workers, expected $workers"
-say "$workers workers registered over CURVE, their probes pass"
 env -u SQUEEZE_KEY -u SQUEEZE_COORDINATOR_KEY "$bin" status --coordinator "$endpoint" >/dev/null 2>&1 \
   && fail "a client without keys got a status"
 say "a client without keys is refused"
@@ -303,20 +290,43 @@ PY
   fail "the job did not reach $fraction of its bytes"
 }
 
-say "job: squeeze submit /data/set --level 9 from the host, to $endpoint"
+# The job comes while no worker runs, as after a scale to zero: the coordinator accepts it
+# and its plan waits in squeeze_items_queued, which is what activates KEDA's trigger.
+say "job: squeeze submit /data/set --level 9 from the host, to $endpoint, with no worker yet"
 "$bin" submit /data/set -o /data/out --level 9 --json --coordinator "$endpoint" >"$work/job.out" 2>"$work/job.err" &
 job=$!
-# The backlog the autoscalers read, scraped while the job runs: its plan is queued at once.
-peak_queued=0 peak_in_flight=0
+for _ in $(seq 300); do
+  read -r queued in_flight registered < <(scrape squeeze_items_queued squeeze_items_in_flight squeeze_workers)
+  (( queued > 0 )) && break
+  kill -0 $job 2>/dev/null || fail "the submit ended with no worker there"
+  sleep 0.1
+done
+(( queued > 0 && in_flight == 0 && registered == 0 )) \
+  || fail "with no worker: squeeze_items_queued $queued, squeeze_items_in_flight $in_flight, squeeze_workers $registered"
+say "scraped $metrics_url with no worker: squeeze_workers 0, squeeze_items_queued $queued (above KEDA's activationThreshold 0: it would start a worker)"
+
+# Back from zero: the worker Deployment's replicas.
+workers=$(fact worker replicas)
+say "podman kube play: the workers ($workers replicas)"
+podman kube play --network "$network" "$play/workers.yaml" >>"$work/play.log" 2> >(quiet_systemd) \
+  || { cat "$work/play.log" >&2; fail "podman kube play workers.yaml"; }
+mapfile -t worker_pods < <(podman pod ls --format '{{.Name}}' | grep "^$(fact worker deployment)-pod-" | sort)
+[[ ${#worker_pods[@]} -eq $workers ]] || fail "podman made ${#worker_pods[@]} worker pods for $workers replicas: ${worker_pods[*]}"
+for pod in "${worker_pods[@]}"; do
+  wait_started worker "$pod-$(fact worker container)"
+  probes_pass worker "$pod-$(fact worker container)"
+done
+
+[[ $(workers_count) -eq $workers ]] || fail "the coordinator has $(workers_count) workers, expected $workers"
+say "$workers workers registered over CURVE, their probes pass"
+# The backlog the autoscalers read, scraped while the workers take the job.
 for _ in $(seq 300); do
   read -r queued in_flight < <(scrape squeeze_items_queued squeeze_items_in_flight)
-  (( queued > peak_queued )) && peak_queued=$queued
-  (( in_flight > peak_in_flight )) && peak_in_flight=$in_flight
-  (( queued > 0 && in_flight > 0 )) && break
+  (( in_flight > 0 )) && break
   kill -0 $job 2>/dev/null || break
   sleep 0.05
 done
-(( peak_queued > 0 )) || fail "squeeze_items_queued never rose above 0 during the job"
+(( queued + in_flight > 0 )) || fail "no backlog scraped while the job ran"
 say "scraped $metrics_url mid-job: squeeze_items_queued $queued, squeeze_items_in_flight $in_flight; the autoscalers' backlog $(( queued + in_flight )) items would ask for $(( (queued + in_flight + 7) / 8 )) workers at 8 a worker"
 
 # 5. A scale-down as the kubelet does it: SIGTERM to the pod's container, SIGKILL only when
@@ -346,6 +356,13 @@ say "the coordinator: worker left, ${requeue_line:-items=0} handed back and requ
 
 wait $job || { tail -3 "$work/job.out" "$work/job.err" >&2; fail "the job exited non-zero"; }
 say "job finished: $(grep '"event" *: *"finished"' "$work/job.out" | head -c 400)"
+# The workers shared the data volume: no block went through the coordinator.
+relayed=$(python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    event = json.loads(line)
+    if event.get("event") == "finished": print(event.get("bytesRelayed", -1))' "$work/job.out")
+[[ $relayed == 0 ]] || fail "$relayed bytes passed through the coordinator; the workers share /data and should have used it"
 [[ $(workers_count) -eq $(( workers - 1 )) ]] || fail "the coordinator has $(workers_count) workers after the scale-down, expected $(( workers - 1 ))"
 
 # Every output: a valid gzip whose content is its source's, one per file, no temporaries.
