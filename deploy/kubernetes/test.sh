@@ -85,6 +85,8 @@ remove_all() {
 teardown() {
   local status=$?
   set +e
+  # The background submit, if it still runs.
+  [[ -n ${job:-} ]] && kill "$job" 2>/dev/null
   if [[ $status -ne 0 ]]; then
     for file in "$work"/job.out "$work"/job.err; do
       [[ -s $file ]] && { say "last lines of $(basename "$file"):"; tail -3 "$file" | sed 's/^/  /' >&2; }
@@ -101,6 +103,9 @@ teardown() {
   say "$( [[ $status -eq 0 ]] && echo passed || echo failed ) in $(( $(date +%s) - started )) s"
 }
 trap teardown EXIT
+# Interrupted: fail (the EXIT trap then sees the status), tearing down all the same.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # 1. The tree and its own keys.
 mkdir -p "$tree"
