@@ -15,9 +15,10 @@
 #      what the autoscalers read; then the worker Deployment is played (its two replicas,
 #      probed the same way: back from zero), and the backlog is scraped again as they work;
 #   5. mid-job, one worker pod is deleted the way a scale-down does it: SIGTERM, then SIGKILL
-#      only if terminationGracePeriodSeconds runs out; the worker must drain and exit 0 in
-#      time, and the job must still complete with every output checked (gzip -t, gunzip -c |
-#      cmp), each file published once (the coordinator's counters), no temporaries;
+#      only if terminationGracePeriodSeconds runs out; the worker must drain, say goodbye (the
+#      coordinator logs that it left, not that it fell silent) and exit 0 in time, and the job
+#      must still complete with every output checked (gzip -t, gunzip -c | cmp), each file
+#      published once (the coordinator's counters), no temporaries, no byte relayed;
 #   6. everything of the run is removed (pods, containers, volumes, network, secrets) and
 #      nothing of it may be left; on a failure the trap removes it all the same.
 # What podman 4.3 lacks is done around it, without changing the containers' commands, probes
