@@ -5,7 +5,7 @@ DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev
 BROWSER_PACKAGES := chromium
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: all deps pydeps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure man completions install uninstall install-test clean
+.PHONY: all deps pydeps build release test test-browser fuzz tsan bench bench-quick compose-deps compose-image compose-keys compose-up compose-down compose-submit compose-status compose-test compose-measure kube-deps kube-image kube-keys kube-validate kube-test stack-config man completions install uninstall install-test clean
 
 all: build
 
@@ -189,6 +189,51 @@ compose-test: compose-image
 # Times one job with 1, 3 and 5 worker containers.
 compose-measure: compose-image
 	SQUEEZE_IMAGE="$(SQUEEZE_IMAGE)" bash compose/test.sh --measure
+
+# --- Kubernetes ---------------------------------------------------------------------------
+# deploy/kubernetes: a kustomize deployment (base/, the keys/ component) and overlays (the
+# autoscalers, and local for podman kube play). See docs/operations.md, "Running on Kubernetes".
+#   KUBE_KEYS   where kube-keys makes the CURVE keys the Secrets are generated from
+#               (deploy/kubernetes/keys, ignored by git; the test makes its own elsewhere)
+KUBE_KEYS ?= deploy/kubernetes/keys
+KUBE_VENV := .build/kube-venv
+# overlays/local names this image; kube-image packs it from the release binary.
+KUBE_IMAGE := localhost/squeeze-kube-test:latest
+
+# podman (as for compose without a Docker engine) and kubernetes-validate from PyPI in a
+# virtual environment, each only when missing; kubectl (for kubectl kustomize) must be there.
+kube-deps:
+	bash compose/podman-setup.sh $(COMPOSE_VENV)
+	@command -v kubectl >/dev/null || { echo "kube-deps: kubectl is needed (kubectl kustomize)"; exit 1; }
+	@if [ ! -x $(KUBE_VENV)/bin/kubernetes-validate ]; then \
+	  echo "kube-deps: installing kubernetes-validate 1.37.0 into $(KUBE_VENV)"; \
+	  python3 -m venv $(KUBE_VENV) && $(KUBE_VENV)/bin/pip install -q kubernetes-validate==1.37.0; \
+	fi
+
+kube-image: kube-deps release
+	bash compose/pack-image.sh "$(RELEASE_BIN)" "$(KUBE_IMAGE)"
+
+# The CURVE keys with squeeze keygen (compose/keys.sh): coordinator, worker and client pairs
+# and authorized/, owned by you; keys/kustomization.yaml makes the Secrets of them.
+kube-keys: release
+	bash compose/keys.sh "$(RELEASE_BIN)" "$(KUBE_KEYS)" $$(id -u) $$(id -g)
+
+# Renders deploy/kubernetes and every overlay and validates them offline (a few seconds).
+kube-validate: kube-deps kube-keys
+	bash deploy/kubernetes/validate.sh deploy/kubernetes $(KUBE_VENV) .build/kube-rendered
+
+# Renders, validates, and runs overlays/local for real with podman kube play: a coordinator,
+# two workers, a job from the host, a worker deleted mid-job, all torn down (deploy/kubernetes/test.sh).
+kube-test: kube-image
+	KUBE_VENV=$(KUBE_VENV) bash deploy/kubernetes/test.sh
+
+# --- Docker Swarm -------------------------------------------------------------------------
+# compose/stack.yaml as `docker stack deploy` reads it: the docker CLI parses and interpolates
+# it, no engine needed (there is none here, so this is what is checked of the stack).
+stack-config:
+	@command -v docker >/dev/null || { echo "stack-config: the docker CLI is needed"; exit 1; }
+	docker stack config -c compose/stack.yaml >/dev/null
+	@echo "stack-config: docker stack config accepts compose/stack.yaml"
 
 # --- installation -------------------------------------------------------------------------
 # make install [PREFIX=/usr/local] [DESTDIR=]: the release binary, its bash, zsh and fish
