@@ -155,6 +155,14 @@ static inline int squeeze_isal_inflater_take_buffered(squeeze_isal_inflater *s, 
     return count;
 }
 
+/// Whether the stream stands between two deflate blocks with no bit of input held: where a
+/// run of input that ended after a sync flush (an empty stored block) leaves it.
+/// ISA-L may have moved on to the next block's header (ISAL_BLOCK_HDR) without a bit of it.
+static inline int squeeze_isal_inflater_between_blocks(const squeeze_isal_inflater *s) {
+    return (s->state.block_state == ISAL_BLOCK_NEW_HDR || s->state.block_state == ISAL_BLOCK_HDR)
+        && s->state.read_in_length == 0 && s->state.tmp_in_size == 0 && s->state.bfinal == 0;
+}
+
 /// The CRC-32 of what the stream has produced since it began.
 static inline uint32_t squeeze_isal_inflater_crc(const squeeze_isal_inflater *s) { return s->state.crc; }
 #endif

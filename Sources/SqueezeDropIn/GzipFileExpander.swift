@@ -11,7 +11,8 @@ public enum GzipFileExpander {
     /// the compressed and uncompressed lengths. The output is in `outputs` while it is written.
     /// - Throws: `FileSystemError` or `ZlibError` (corrupt, truncated, trailing garbage).
     @discardableResult
-    public static func expand(_ source: BytePath, to target: BytePath, replace: Bool,
+    /// A big file is decoded on `threads` threads where its blocks allow (`GzipFileDecoding`).
+    public static func expand(_ source: BytePath, to target: BytePath, replace: Bool, threads: Int = 1,
                               outputs: OutputsInProgress) throws -> (compressed: UInt64, uncompressed: UInt64) {
         var info = stat()
         guard source.withCString({ lstat($0, &info) }) == 0 else { throw FileSystemError.last("stat", source.display) }
@@ -19,10 +20,7 @@ public enum GzipFileExpander {
             throw FileSystemError(operation: "create", path: target.display, errno: EEXIST, detail: "\(target.display) already exists; not overwritten")
         }
         return try outputs.write(target, like: info, replace: replace) { output in
-            let decoder = try GzipStreamDecoder(multipleMembers: true)
-            let read = try ChunkReader.read(source) { try decoder.feed($0) { try output.write($0) } }
-            try decoder.finish()
-            return (read, decoder.uncompressedBytes)
+            try GzipFileDecoding.decompress(source, threads: threads) { try output.write($0) }
         }
     }
 }

@@ -145,7 +145,7 @@ final class GzipFileRun {
             case (nil, false): (bytesIn, bytesOut) = try decompress(path, into: Self.standardOutput)
             case (let target?, true): (bytesIn, bytesOut) = try compress(path, info: info, toFile: target)
             case (let target?, false):
-                (bytesIn, bytesOut) = try GzipFileExpander.expand(path, to: target, replace: options.force, outputs: interrupts)
+                (bytesIn, bytesOut) = try GzipFileExpander.expand(path, to: target, replace: options.force, threads: tool.threadCount, outputs: interrupts)
             }
             if target != nil, !options.keep, path.withCString({ unlink($0) }) != 0 {
                 reporter.failed(path, "cannot remove the input: \(String(cString: strerror(errno)))")
@@ -182,10 +182,7 @@ final class GzipFileRun {
 
     /// Decompresses the gzip file at `path`, every member; its length and what it held.
     private func decompress(_ path: BytePath, into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (UInt64, UInt64) {
-        let decoder = try GzipStreamDecoder(multipleMembers: true)
-        let read = try ChunkReader.read(path) { try decoder.feed($0, to: sink) }
-        try decoder.finish()
-        return (read, decoder.uncompressedBytes)
+        try GzipFileDecoding.decompress(path, threads: tool.threadCount, into: sink)
     }
 
     /// gzip -l's heading.

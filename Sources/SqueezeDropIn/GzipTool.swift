@@ -18,7 +18,8 @@ public struct GzipTool: Sendable {
     let names: GzipFileNames
     private let inputIsTerminal: Bool
     private let outputIsTerminal: Bool
-    private let threadCount: Int
+    /// Threads a run may use (-p, else the cores): compressing, or decoding one big file.
+    let threadCount: Int
 
     /// A run of `options`; whether stdin and stdout are terminals decides gzip's refusals, and
     /// `cores` is the thread count without `-p`.

@@ -56,7 +56,7 @@ struct DecompressCommand: AsyncParsableCommand {
         } else {
             let target = try destinationPath(stripping: ".gz", what: "a .gz file")
             let force = force
-            tally.add(await Self.expand(path, to: target, replace: force, pool: pool, outputs: outputs))
+            tally.add(await Self.expand(path, to: target, replace: force, threads: workers, pool: pool, outputs: outputs))
         }
         let summary = "squeeze: \(tally.files) files decompressed (\(Formatting.bytes(tally.bytesRead)) of gzip to \(Formatting.bytes(tally.bytesWritten))), \(tally.bad) failed\n"
         FileHandle.standardError.write(Data(summary.utf8))
@@ -165,12 +165,12 @@ struct DecompressCommand: AsyncParsableCommand {
         return failed
     }
 
-    /// Decompresses one file on the pool.
-    private static func expand(_ source: BytePath, to target: BytePath, replace: Bool, pool: BlockingIOPool,
+    /// Decompresses one file on the pool (a big one on `threads` threads where its blocks allow).
+    private static func expand(_ source: BytePath, to target: BytePath, replace: Bool, threads: Int = 1, pool: BlockingIOPool,
                                outputs: OutputsInProgress) async -> FileOutcome {
         do {
             let (read, wrote) = try await pool.run {
-                try GzipFileExpander.expand(source, to: target, replace: replace, outputs: outputs)
+                try GzipFileExpander.expand(source, to: target, replace: replace, threads: threads, outputs: outputs)
             }
             return .good(read: read, wrote: wrote)
         } catch let error as FileSystemError {

@@ -49,7 +49,9 @@ public final class GzipStreamDecoder {
 
     /// A decoder for one file or stream; `chunkSize` is the most it hands the sink at once.
     /// `strict`: accept only what zlib accepts (what `gzip -t` checks), at zlib's speed.
-    public init(multipleMembers: Bool, strict: Bool = false, chunkSize: Int = 256 * 1024) throws {
+    /// `membersBefore`: the input starts right after that many members read elsewhere (what
+    /// follows a member: more members or zero padding).
+    public init(multipleMembers: Bool, strict: Bool = false, membersBefore: Int = 0, chunkSize: Int = 256 * 1024) throws {
         guard let inflater = squeeze_isal_inflater_create() else {
             throw ZlibError(operation: "isal_inflate_init", code: Z_MEM_ERROR, message: "out of memory")
         }
@@ -60,6 +62,10 @@ public final class GzipStreamDecoder {
         scratch = .allocate(byteCount: min(max(chunkSize, 4096), Int(UInt32.max)), alignment: 64)
         trailer.reserveCapacity(GzipTrailer.size)
         squeeze_isal_inflater_begin(inflater)
+        if membersBefore > 0 {
+            members = membersBefore
+            position = .afterMember
+        }
     }
 
     deinit {
@@ -114,7 +120,7 @@ public final class GzipStreamDecoder {
 
     /// Ends the input: throws when there was none, or a member is incomplete (truncated).
     public func finish() throws {
-        guard fed > 0 else { throw ZlibError(operation: "inflate", code: Z_BUF_ERROR, message: "empty input: not in gzip format") }
+        guard fed > 0 || members > 0 else { throw ZlibError(operation: "inflate", code: Z_BUF_ERROR, message: "empty input: not in gzip format") }
         guard position == .afterMember || position == .padding else {
             throw ZlibError(operation: "inflate", code: Z_BUF_ERROR, message: "unexpected end of input: the gzip member is truncated")
         }
@@ -175,7 +181,7 @@ public final class GzipStreamDecoder {
                 memberBytes += UInt64(produced)
                 try sink(UnsafeRawBufferPointer(rebasing: scratch[0..<produced]))
             }
-            guard status >= ISAL_DECOMP_OK else { throw Self.dataError(status) }
+            guard status >= ISAL_DECOMP_OK else { throw RawInflater.dataError(status) }
             if done != 0 {
                 try startTrailer()
                 return consumed
@@ -250,17 +256,6 @@ public final class GzipStreamDecoder {
         }
         members += 1
         position = .afterMember
-    }
-
-    /// zlib's words for ISA-L's errors in deflate data.
-    private static func dataError(_ status: Int32) -> ZlibError {
-        let reason = switch status {
-        case ISAL_INVALID_BLOCK: "invalid block type or lengths"
-        case ISAL_INVALID_SYMBOL: "invalid code"
-        case ISAL_INVALID_LOOKBACK: "invalid distance too far back"
-        default: "ISA-L error \(status)"
-        }
-        return ZlibError(operation: "inflate", code: Z_DATA_ERROR, message: "invalid compressed data: \(reason)")
     }
 
     private static let afterOnlyMember = ZlibError(operation: "inflate", code: Z_DATA_ERROR, message: "data after the gzip member (another member, or garbage)")

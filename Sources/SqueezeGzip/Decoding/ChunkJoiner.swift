@@ -1,0 +1,96 @@
+import CZlib
+
+/// The in-order pass of `ParallelGzipDecoder` over one member: takes its chunks in order,
+/// uses a chunk decoded on its own where the chunk before ended exactly at its start between
+/// two blocks, and inflates any other as one stream with the window before it; keeps the
+/// member's CRC-32 and length for its trailer.
+struct ChunkJoiner {
+    private let inflater: RawInflater
+    private let scratch: UnsafeMutableRawBufferPointer
+    /// The inflater is inside a block: the next chunk continues its stream.
+    private var streaming = false
+    private var crc: UInt32 = 0
+    private var length: UInt64 = 0
+    /// At least the last 32 KiB produced (all of it, when less).
+    private var window: [UInt8] = []
+    private static let windowSize = 32 << 10
+
+    init() throws {
+        inflater = try RawInflater()
+        scratch = .allocate(byteCount: 1 << 20, alignment: 64)
+    }
+
+    /// Frees the scratch buffer; the joiner is not used after.
+    func close() {
+        scratch.deallocate()
+    }
+
+    /// Takes the chunk `[start, end)` of the file, decoded alone (into `output`) or not; returns the file
+    /// offset where the member's deflate data ends once it has ended, and whether the chunk's
+    /// output decoded alone was used.
+    mutating func take(
+        _ chunk: DecodedChunk?, output: UnsafeRawBufferPointer, start: UInt64, end: UInt64, read: ParallelGzipDecoder.RangeReader,
+        _ sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> (memberEnd: UInt64?, alone: Bool) {
+        if !streaming, let chunk {
+            try sink(output)
+            remember(output)
+            crc = CRC32.combine(crc, chunk.crc, secondLength: Int64(clamping: chunk.length))
+            length += chunk.length
+            if case .final(let left) = chunk.stop { return (end - UInt64(left), true) }
+            return (nil, true)
+        }
+        if !streaming {
+            try window.suffix(Self.windowSize).withUnsafeBytes { try inflater.begin(window: $0) }
+        }
+        let input = try ParallelGzipDecoder.bytes(read, at: start, count: Int(end - start))
+        guard UInt64(input.count) == end - start else { throw Self.truncated }
+        let stop = try input.withUnsafeBytes { bytes in
+            try inflater.run(bytes, scratch: scratch) { output in
+                try sink(output)
+                remember(output)
+                crc = CRC32.checksum(output, seed: crc)
+                length += UInt64(output.count)
+            }
+        }
+        switch stop {
+        case .inBlock:
+            streaming = true
+            return (nil, false)
+        case .betweenBlocks:
+            streaming = false
+            return (nil, false)
+        case .final(let left):
+            streaming = false
+            return (end - UInt64(left), false)
+        }
+    }
+
+    /// The member's deflate data ended at `memberEnd`: checks its trailer, then decodes what
+    /// follows it (more members, zero padding) as one stream. Returns the file's uncompressed length.
+    func finishMember(at memberEnd: UInt64, size: UInt64, read: ParallelGzipDecoder.RangeReader, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> UInt64 {
+        let trailer = try ParallelGzipDecoder.bytes(read, at: memberEnd, count: GzipTrailer.size)
+        guard trailer.count == GzipTrailer.size else { throw Self.truncated }
+        let storedCRC = trailer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self)) }
+        let storedLength = trailer.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) }
+        guard storedCRC == crc else { throw ZlibError(operation: "inflate", code: Z_DATA_ERROR, message: "incorrect data check") }
+        guard storedLength == UInt32(truncatingIfNeeded: length) else {
+            throw ZlibError(operation: "inflate", code: Z_DATA_ERROR, message: "incorrect length check")
+        }
+        let next = memberEnd + UInt64(GzipTrailer.size)
+        guard next < size else { return length }
+        return try length + ParallelGzipDecoder.stream(from: next, size: size, read: read, membersBefore: 1, into: sink)
+    }
+
+    /// Keeps the last 32 KiB of output (trimmed now and then, not on every piece).
+    private mutating func remember(_ output: UnsafeRawBufferPointer) {
+        if output.count >= Self.windowSize {
+            window = Array(output.suffix(Self.windowSize))
+        } else {
+            window.append(contentsOf: output)
+            if window.count > 4 * Self.windowSize { window.removeFirst(window.count - Self.windowSize) }
+        }
+    }
+
+    static let truncated = ZlibError(operation: "inflate", code: Z_BUF_ERROR, message: "unexpected end of input: the gzip member is truncated")
+}

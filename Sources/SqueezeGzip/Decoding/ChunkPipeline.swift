@@ -1,0 +1,108 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Decodes the chunks of `ParallelGzipDecoder` ahead of the in-order pass, on threads of its
+/// own: each takes the next chunk, waits for that chunk's permit, and inflates it alone into
+/// its slot (chunk i uses slot i mod `slots`); the in-order pass waits for each chunk in turn
+/// and, once done with chunk i, gives chunk i + `slots` its permit. So at most `slots` chunks
+/// are decoded and not yet taken, and no thread waits for a batch to end. The permit belongs
+/// to a chunk, not to the slot: a thread that took a later chunk first cannot take the slot
+/// from the chunk the in-order pass waits for.
+final class ChunkPipeline: @unchecked Sendable {
+    private let bounds: [(start: UInt64, end: UInt64)]
+    private let slots: [ChunkBuffer]
+    /// Per chunk: it may use its slot; and it is decoded. pthread-based (NIO's), so Thread
+    /// Sanitizer sees the order they make between writing a chunk and reading it.
+    private let permits: [ConditionLock<Bool>]
+    private let done: [ConditionLock<Bool>]
+    /// Written by the thread that decodes a chunk before it signals `done`, read after.
+    private let results: UnsafeMutableBufferPointer<DecodedChunk?>
+    private let state = NIOLockedValueBox((next: 0, stopped: false, running: 0))
+    /// Set by the last thread to end.
+    private let ended = ConditionLock(value: false)
+
+    /// A pipeline over the chunks between `bounds`, `slots` ahead at most.
+    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, chunkCapacity: Int, limit: Int) {
+        self.bounds = bounds
+        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(capacity: chunkCapacity, limit: limit) }
+        let first = self.slots.count
+        permits = bounds.indices.map { ConditionLock(value: $0 < first) }
+        done = bounds.map { _ in ConditionLock(value: false) }
+        results = .allocate(capacity: bounds.count)
+        results.initialize(repeating: nil)
+    }
+
+    deinit {
+        results.deinitialize().deallocate()
+    }
+
+    /// Starts `threads` threads that decode with `read` until every chunk is taken or `stop`.
+    /// `stop` must be called before `read` goes out of scope.
+    func start(threads: Int, read: @escaping ParallelGzipDecoder.RangeReader) {
+        let count = max(1, threads)
+        state.withLockedValue { $0.running = count }
+        for number in 0..<count {
+            let thread = Thread { [self] in
+                defer {
+                    if state.withLockedValue({ state in
+                        state.running -= 1
+                        return state.running == 0
+                    }) {
+                        ended.lock()
+                        ended.unlock(withValue: true)
+                    }
+                }
+                while let index = take() {
+                    permits[index].lock(whenValue: true)
+                    permits[index].unlock()
+                    if state.withLockedValue({ $0.stopped }) { return }
+                    let result = ParallelGzipDecoder.decodeAlone(
+                        start: bounds[index].start, end: bounds[index].end, read: read, into: slots[index % slots.count])
+                    done[index].lock()
+                    results[index] = result
+                    done[index].unlock(withValue: true)
+                }
+            }
+            thread.name = "squeeze-inflate-\(number)"
+            thread.start()
+        }
+    }
+
+    /// Chunk `index` decoded alone (nil where that failed) and its output; waits for it.
+    /// The output is valid until `release(index)`.
+    func result(_ index: Int) -> (chunk: DecodedChunk?, output: UnsafeRawBufferPointer) {
+        done[index].lock(whenValue: true)
+        defer { done[index].unlock() }
+        return (results[index], slots[index % slots.count].bytes)
+    }
+
+    /// The in-order pass is done with chunk `index`: its slot goes to the chunk `slots` on.
+    func release(_ index: Int) {
+        if index + slots.count < permits.count { Self.open(permits[index + slots.count]) }
+    }
+
+    /// Ends the threads (they finish the chunk they are on) and waits for them.
+    func stop() {
+        let taken = state.withLockedValue { state in
+            state.stopped = true
+            return state.next
+        }
+        // A thread waiting for its permit wakes, sees the stop and ends.
+        for index in 0..<taken { Self.open(permits[index]) }
+        ended.lock(whenValue: true)
+        ended.unlock()
+    }
+
+    private static func open(_ permit: ConditionLock<Bool>) {
+        permit.lock()
+        permit.unlock(withValue: true)
+    }
+
+    private func take() -> Int? {
+        state.withLockedValue { state in
+            guard !state.stopped, state.next < bounds.count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+}

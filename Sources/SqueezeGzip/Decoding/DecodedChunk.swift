@@ -1,0 +1,9 @@
+/// What decoding one chunk of a gzip member on its own gave: its output (in its slot's
+/// buffer) and CRC-32, and where its input left the deflate stream. Only used if the chunk
+/// before ends exactly where this one starts, so its start is known to be a block boundary.
+struct DecodedChunk: Sendable {
+    var length: UInt64
+    var crc: UInt32
+    /// How the chunk's input ended.
+    var stop: RawInflater.Stop
+}

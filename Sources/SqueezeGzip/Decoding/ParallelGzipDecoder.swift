@@ -1,0 +1,168 @@
+import CISAL
+import CZlib
+
+/// Decompresses one gzip file on several threads where its deflate data can be entered in the
+/// middle, and as one stream where it cannot; the output is the same either way.
+///
+/// A compressor that ends its blocks with a sync flush (squeeze, pigz) leaves the bytes
+/// `00 00 FF FF` right before the next block. The member's data is cut into chunks of about
+/// `chunkBytes` at such markers, and each chunk is inflated on its own (ISA-L, no window), in
+/// parallel. Chunk by chunk, in order, a chunk's output is used only if the chunk before ended
+/// exactly at its start between two blocks, which proves the marker a real boundary; and only
+/// if it needed nothing from before its start (squeeze's levels 0 and 2-9 never do; a chunk
+/// that does fails with a distance too far back). Any other chunk is inflated again in order,
+/// with the window before it, as a single stream would. The member's CRC-32 and length are
+/// checked as ever; what follows the member (more members, zero padding) is decoded as one
+/// stream. The marker is found by search, not trusted: a false one only costs a chunk's work.
+public struct ParallelGzipDecoder: Sendable {
+    /// A chunk that inflates to more than this is left to the in-order pass (bounded memory).
+    static let maximumChunkOutput = 64 << 20
+    private static let marker: [UInt8] = [0, 0, 0xff, 0xff]
+    private static let window = 32 << 10
+    private static let piece = 1 << 20
+
+    /// Chunks decoded at once.
+    public let threads: Int
+    /// Compressed bytes per chunk.
+    public let chunkBytes: Int
+    /// Smaller files are decoded as one stream.
+    public let minimumBytes: UInt64
+
+    /// A decoder using `threads` threads (1: one stream), cutting members of at least
+    /// `minimumBytes` into chunks of about `chunkBytes`.
+    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = 12 << 20) {
+        self.threads = max(1, threads)
+        self.chunkBytes = max(4096, chunkBytes)
+        self.minimumBytes = minimumBytes
+    }
+
+    /// What a decompression did.
+    public struct Tally: Sendable, Equatable {
+        /// Bytes it produced.
+        public var uncompressed: UInt64 = 0
+        /// Chunks whose output decoded alone was used, and chunks inflated in order.
+        public var chunksAlone = 0
+        public var chunksInOrder = 0
+    }
+
+    /// Reads bytes of the file at an offset into a buffer, from any thread: how many it read,
+    /// fewer than the buffer holds only at the end of the file.
+    public typealias RangeReader = @Sendable (UInt64, UnsafeMutableRawBufferPointer) throws -> Int
+
+    /// Decompresses the gzip file of `size` bytes that `read` reads (from any thread, until
+    /// this returns), handing its bytes in order to `sink`. Throws `ZlibError`
+    /// as `GzipStreamDecoder` does, or what `read` or `sink` throw.
+    public func decompress(
+        size: UInt64, read: @escaping RangeReader, into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Tally {
+        let head = try Self.bytes(read, at: 0, count: Int(min(size, 64 << 10)))
+        guard threads > 1, size >= minimumBytes, let dataStart = Self.headerLength(head) else {
+            return Tally(uncompressed: try Self.stream(from: 0, size: size, read: read, membersBefore: 0, into: sink), chunksInOrder: 1)
+        }
+        let starts = try chunkStarts(from: UInt64(dataStart), size: size, read: read)
+        let bounds = starts.indices.map { (start: starts[$0], end: $0 + 1 < starts.count ? starts[$0 + 1] : size) }
+        var joiner = try ChunkJoiner()
+        defer { joiner.close() }
+        var tally = Tally()
+        let pipeline = ChunkPipeline(bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput)
+        pipeline.start(threads: threads, read: read)
+        defer { pipeline.stop() }
+        for (index, bound) in bounds.enumerated() {
+            let (chunk, output) = pipeline.result(index)
+            let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, read: read, sink)
+            pipeline.release(index)
+            if alone { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
+            if let memberEnd {
+                tally.uncompressed = try joiner.finishMember(at: memberEnd, size: size, read: read, sink)
+                return tally
+            }
+        }
+        throw ChunkJoiner.truncated
+    }
+
+    /// Decodes a whole file (or what is left of it) as one stream.
+    static func stream(
+        from offset: UInt64, size: UInt64, read: RangeReader, membersBefore: Int, into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> UInt64 {
+        let decoder = try GzipStreamDecoder(multipleMembers: true, membersBefore: membersBefore)
+        var position = offset
+        while position < size {
+            let bytes = try bytes(read, at: position, count: Int(min(size - position, UInt64(piece))))
+            guard !bytes.isEmpty else { break }
+            try bytes.withUnsafeBytes { try decoder.feed($0, to: sink) }
+            position += UInt64(bytes.count)
+        }
+        try decoder.finish()
+        return decoder.uncompressedBytes
+    }
+
+    /// The length of the gzip header at the start of `head`, or nil when it is not one ISA-L
+    /// reads in `head` (the stream decoder then says what is wrong).
+    private static func headerLength(_ head: [UInt8]) -> Int? {
+        guard head.count > 18, head[0] == 0x1f, head[1] == 0x8b, head[3] & 0xe0 == 0 else { return nil }
+        guard let inflater = squeeze_isal_inflater_create() else { return nil }
+        defer { squeeze_isal_inflater_destroy(inflater) }
+        squeeze_isal_inflater_begin(inflater)
+        var left: UInt32 = 0
+        let status = head.withUnsafeBufferPointer { squeeze_isal_inflater_header(inflater, $0.baseAddress, UInt32($0.count), &left) }
+        return status == ISAL_DECOMP_OK ? head.count - Int(left) : nil
+    }
+
+    /// Where the chunks start: the member's data, then the first marker's end at or after
+    /// every `chunkBytes` (none in the last 8 bytes, the trailer's).
+    private func chunkStarts(from dataStart: UInt64, size: UInt64, read: RangeReader) throws -> [UInt64] {
+        var starts = [dataStart]
+        var target = dataStart + UInt64(chunkBytes)
+        while target + 8 < size {
+            guard let found = try Self.marker(from: target, before: min(size - 8, target + UInt64(chunkBytes)), read: read) else {
+                target += UInt64(chunkBytes)
+                continue
+            }
+            starts.append(found)
+            target = found + UInt64(chunkBytes)
+        }
+        return starts
+    }
+
+    /// The end of the first marker in `[from, before)`, or nil.
+    private static func marker(from start: UInt64, before end: UInt64, read: RangeReader) throws -> UInt64? {
+        var position = start
+        while position < end {
+            // Overlap by the marker's length less one, so none is missed across reads.
+            let bytes = try bytes(read, at: position, count: Int(min(UInt64(256 << 10), end - position)) + marker.count - 1)
+            guard bytes.count >= marker.count else { return nil }
+            var index = 0
+            while index + marker.count <= bytes.count {
+                if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 0xff, bytes[index + 3] == 0xff {
+                    let found = position + UInt64(index + marker.count)
+                    return found <= end ? found : nil
+                }
+                index += 1
+            }
+            position += UInt64(bytes.count - (marker.count - 1))
+        }
+        return nil
+    }
+
+    /// One chunk inflated without a window into `buffer`; nil where that does not work.
+    static func decodeAlone(start: UInt64, end: UInt64, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
+        buffer.count = 0
+        let input = buffer.input(Int(end - start))
+        guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater() else { return nil }
+        do {
+            try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
+            guard let stop = try inflater.run(UnsafeRawBufferPointer(input), into: buffer), stop != .inBlock else { return nil }
+            return DecodedChunk(length: UInt64(buffer.count), crc: inflater.crc, stop: stop)
+        } catch {
+            return nil
+        }
+    }
+
+    /// `count` bytes at `offset` (fewer at the end of the file), in an array.
+    static func bytes(_ read: RangeReader, at offset: UInt64, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = try bytes.withUnsafeMutableBytes { try read(offset, $0) }
+        bytes.removeLast(count - min(got, count))
+        return bytes
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SqueezeGzip
+import Testing
+
+struct ParallelGzipDecoderTests {
+    /// Small chunks, so a member of a few hundred KB spreads over many.
+    private static let decoder = ParallelGzipDecoder(threads: 3, chunkBytes: 16 << 10, minimumBytes: 0)
+
+    private static func decode(_ gzip: [UInt8], with decoder: ParallelGzipDecoder = decoder) throws -> (bytes: [UInt8], tally: ParallelGzipDecoder.Tally) {
+        var output: [UInt8] = []
+        let tally = try decoder.decompress(size: UInt64(gzip.count), read: { offset, buffer in
+            guard offset < UInt64(gzip.count) else { return 0 }
+            let part = gzip[Int(offset)..<min(gzip.count, Int(offset) + buffer.count)]
+            buffer.copyBytes(from: part)
+            return part.count
+        }, into: { output.append(contentsOf: $0) })
+        #expect(tally.uncompressed == UInt64(output.count))
+        return (output, tally)
+    }
+
+    private static func member(_ data: [UInt8], level: Int, blockSize: Int = 8192) throws -> [UInt8] {
+        try GzipMember.compress(data, blockSize: blockSize, setting: LevelTable.setting(forLevel: level), header: GzipMemberTests.header)
+    }
+
+    @Test("squeeze's members at levels 2-9 decode chunk by chunk on their own; level 1, primed with the window, in order; level 0 (stored blocks, no markers) as one chunk", arguments: [0, 1, 2, 6, 9])
+    func squeezeMembers(level: Int) throws {
+        let data = DataKind.text.bytes(count: 600_000) + DataKind.random.bytes(count: 100_000) + DataKind.zeros.bytes(count: 200_000)
+        let (bytes, tally) = try Self.decode(Self.member(data, level: level))
+        #expect(bytes == data)
+        if level == 0 {
+            #expect(tally.chunksAlone + tally.chunksInOrder == 1, "\(tally)")
+        } else if level == 1 {
+            #expect(tally.chunksInOrder > 1, "\(tally)")
+        } else {
+            #expect(tally.chunksAlone > 3 && tally.chunksInOrder == 0, "level \(level): \(tally)")
+        }
+    }
+
+    @Test("other compressors' files decode the same: gzip (no markers), pigz (markers, blocks primed), several members with padding")
+    func foreignFiles() throws {
+        let data = DataKind.text.bytes(count: 900_000)
+        for tool in [["/usr/bin/gzip", "-6", "-c"], ["/usr/bin/pigz", "-6", "-b", "32", "-c"]] {
+            let gzip = try Self.run(tool, data)
+            #expect(try Self.decode(gzip).bytes == data, "\(tool)")
+        }
+        let squeezed = try Self.member(data, level: 6)
+        let joined = squeezed + (try Self.run(["/usr/bin/gzip", "-c"], data)) + squeezed + [0, 0, 0]
+        #expect(try Self.decode(joined).bytes == data + data + data)
+        #expect(throws: ZlibError.self) { try Self.decode(squeezed + [0x41]) }
+    }
+
+    @Test("markers inside stored data (level 0 of data full of 00 00 FF FF) are not taken for boundaries")
+    func falseMarkers() throws {
+        var data: [UInt8] = []
+        var rng = SplitMix64(seed: 3)
+        while data.count < 400_000 {
+            data += rng.next() % 3 == 0 ? [0, 0, 0xff, 0xff] : [UInt8(truncatingIfNeeded: rng.next())]
+        }
+        for level in [0, 6] {
+            let (bytes, tally) = try Self.decode(Self.member(data, level: level, blockSize: 100_000))
+            #expect(bytes == data, "level \(level): \(tally)")
+        }
+    }
+
+    @Test("truncated, a wrong CRC or length, a flipped byte, 300 random mutations: refused wherever zlib refuses, never other bytes")
+    func damaged() throws {
+        let data = DataKind.text.bytes(count: 300_000)
+        let good = try Self.member(data, level: 6)
+        var crc = good
+        crc[crc.count - 8] ^= 1
+        var length = good
+        length[length.count - 2] ^= 1
+        for bad in [Array(good.dropLast(5)), Array(good.prefix(good.count / 2)), crc, length] {
+            #expect(throws: ZlibError.self) { try Self.decode(bad) }
+        }
+        var rng = SplitMix64(seed: 0xDEC0DE)
+        for round in 0..<300 {
+            var bytes = good
+            for _ in 0...(rng.next() % 3) { bytes[Int(rng.next() % UInt64(bytes.count))] ^= UInt8(1 << (rng.next() % 8)) }
+            let reference = try? GzipDecoder.decompress(bytes)
+            let decoded = try? Self.decode(bytes).bytes
+            #expect(decoded == reference, "round \(round)")
+        }
+    }
+
+    @Test("one thread, or a file below the minimum, is one stream")
+    func oneStream() throws {
+        let data = DataKind.text.bytes(count: 200_000)
+        let gzip = try Self.member(data, level: 6)
+        for decoder in [ParallelGzipDecoder(threads: 1, chunkBytes: 16 << 10, minimumBytes: 0), ParallelGzipDecoder(threads: 4)] {
+            let (bytes, tally) = try Self.decode(gzip, with: decoder)
+            #expect(bytes == data && tally.chunksAlone == 0 && tally.chunksInOrder == 1)
+        }
+    }
+
+    private static func run(_ command: [String], _ input: [UInt8]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        let writer = Thread {
+            stdin.fileHandleForWriting.write(Data(input))
+            try? stdin.fileHandleForWriting.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](output)
+    }
+}
