@@ -275,11 +275,11 @@ install-test: deps
 	bash scripts/install-test.sh
 
 # The benchmark harness against gzip, pigz and xargs-gzip; writes docs/benchmarks.md.
-bench: deps
+bench: deps pydeps
 	bash bench/run.sh
 
 # About a minute: small corpora, one run.
-bench-quick: deps
+bench-quick: deps pydeps
 	bash bench/run.sh --quick
 
 clean:

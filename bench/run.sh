@@ -32,6 +32,7 @@ corpus_script=${SQUEEZE_CORPUS_SCRIPT:-$repo/../shared/bench/corpus.sh}
 need=()
 command -v gzip >/dev/null || need+=(gzip)
 command -v pigz >/dev/null || need+=(pigz)
+command -v igzip >/dev/null || need+=(isal)
 command -v python3 >/dev/null || need+=(python3)
 [[ -x /usr/bin/time ]] || need+=(time)
 if [[ ${#need[@]} -gt 0 ]]; then
@@ -595,6 +596,9 @@ print("\n".join(out))
 PY
 )
 
+echo "bench: the way back" >&2
+way_back=$(bash "$repo/bench/way-back.sh" "$bin" "$cat_file" "$runs" "$repo/.build/py")
+
 report="# Benchmarks
 
 Produced by \`make bench\` (\`bench/run.sh${quick:+ --quick}\`) on $(date -u +%Y-%m-%d), $runs run(s) per tool, interleaved; medians.
@@ -616,6 +620,8 @@ medians): on \`mixed.sample\` (every fourth MiB of \`mixed.cat\`, $(( sample_byt
 and on the small tree file by file. \"size vs gzip -N\" is the level's promise: at most 0.
 
 $level_table
+
+$way_back
 "
 echo "$report"
 if [[ -n $write_docs ]]; then
