@@ -7,6 +7,8 @@ import CZlib
 struct ChunkJoiner {
     private let inflater: RawInflater
     private let scratch: UnsafeMutableRawBufferPointer
+    /// Where a chunk inflated in order is read (only its input storage is used).
+    private let inputBuffer = ChunkBuffer(capacity: 1, limit: 1)
     /// The inflater is inside a block: the next chunk continues its stream.
     private var streaming = false
     private var crc: UInt32 = 0
@@ -43,15 +45,14 @@ struct ChunkJoiner {
         if !streaming {
             try window.suffix(Self.windowSize).withUnsafeBytes { try inflater.begin(window: $0) }
         }
-        let input = try ParallelGzipDecoder.bytes(read, at: start, count: Int(end - start))
-        guard UInt64(input.count) == end - start else { throw Self.truncated }
-        let stop = try input.withUnsafeBytes { bytes in
-            try inflater.run(bytes, scratch: scratch) { output in
-                try sink(output)
-                remember(output)
-                crc = CRC32.checksum(output, seed: crc)
-                length += UInt64(output.count)
-            }
+        // Read into a buffer kept from chunk to chunk: fresh pages cost a fault each.
+        let input = inputBuffer.input(Int(end - start))
+        guard try read(start, input) == input.count else { throw Self.truncated }
+        let stop = try inflater.run(UnsafeRawBufferPointer(input), scratch: scratch) { output in
+            try sink(output)
+            remember(output)
+            crc = CRC32.checksum(output, seed: crc)
+            length += UInt64(output.count)
         }
         switch stop {
         case .inBlock:

@@ -20,6 +20,8 @@ public struct ParallelGzipDecoder: Sendable {
     private static let marker: [UInt8] = [0, 0, 0xff, 0xff]
     private static let window = 32 << 10
     private static let piece = 1 << 20
+    /// Chunks in a row that must be inflated in order before the work ahead stops.
+    static let chunksBeforeGivingUp = 3
 
     /// Chunks decoded at once.
     public let threads: Int
@@ -67,11 +69,20 @@ public struct ParallelGzipDecoder: Sendable {
         let pipeline = ChunkPipeline(bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput)
         pipeline.start(threads: threads, read: read)
         defer { pipeline.stop() }
+        var ahead = true
+        var inOrderInARow = 0
         for (index, bound) in bounds.enumerated() {
-            let (chunk, output) = pipeline.result(index)
+            let (chunk, output) = ahead ? pipeline.result(index) : (nil, UnsafeRawBufferPointer(start: nil, count: 0))
             let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, read: read, sink)
-            pipeline.release(index)
+            if ahead { pipeline.release(index) }
             if alone { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
+            inOrderInARow = alone ? 0 : inOrderInARow + 1
+            // A file whose chunks need the window before them (pigz's, level 1's): the work
+            // ahead is wasted and takes a core from the in-order pass. Stop it.
+            if ahead, inOrderInARow >= Self.chunksBeforeGivingUp {
+                pipeline.stop()
+                ahead = false
+            }
             if let memberEnd {
                 tally.uncompressed = try joiner.finishMember(at: memberEnd, size: size, read: read, sink)
                 return tally
