@@ -12,6 +12,8 @@ struct ChunkJoiner {
     /// The inflater is inside a block: the next chunk continues its stream.
     private var streaming = false
     private var crc: UInt32 = 0
+    /// `crc` where the stream the inflater is on began.
+    private var crcBeforeStream: UInt32 = 0
     private var length: UInt64 = 0
     /// At least the last 32 KiB produced (all of it, when less).
     private var window: [UInt8] = []
@@ -44,6 +46,7 @@ struct ChunkJoiner {
         }
         if !streaming {
             try window.suffix(Self.windowSize).withUnsafeBytes { try inflater.begin(window: $0) }
+            crcBeforeStream = crc
         }
         // Read into a buffer kept from chunk to chunk: fresh pages cost a fault each.
         let input = inputBuffer.input(Int(end - start))
@@ -51,20 +54,13 @@ struct ChunkJoiner {
         let stop = try inflater.run(UnsafeRawBufferPointer(input), scratch: scratch) { output in
             try sink(output)
             remember(output)
-            crc = CRC32.checksum(output, seed: crc)
             length += UInt64(output.count)
         }
-        switch stop {
-        case .inBlock:
-            streaming = true
-            return (nil, false)
-        case .betweenBlocks:
-            streaming = false
-            return (nil, false)
-        case .final(let left):
-            streaming = false
-            return (end - UInt64(left), false)
-        }
+        streaming = stop == .inBlock
+        // ISA-L keeps the stream's CRC as it inflates: combined once the stream ends.
+        if !streaming { crc = CRC32.combine(crcBeforeStream, inflater.crc, secondLength: Int64(clamping: inflater.produced)) }
+        if case .final(let left) = stop { return (end - UInt64(left), false) }
+        return (nil, false)
     }
 
     /// The member's deflate data ended at `memberEnd`: checks its trailer, then decodes what
