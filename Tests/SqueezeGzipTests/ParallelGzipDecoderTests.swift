@@ -1,4 +1,3 @@
-import Foundation
 import SqueezeGzip
 import Testing
 
@@ -40,13 +39,21 @@ struct ParallelGzipDecoderTests {
     func foreignFiles() throws {
         let data = DataKind.text.bytes(count: 900_000)
         for tool in [["/usr/bin/gzip", "-6", "-c"], ["/usr/bin/pigz", "-6", "-b", "32", "-c"]] {
-            let gzip = try Self.run(tool, data)
+            let gzip = try ExternalTool.run(tool, input: data)
             #expect(try Self.decode(gzip).bytes == data, "\(tool)")
         }
         let squeezed = try Self.member(data, level: 6)
-        let joined = squeezed + (try Self.run(["/usr/bin/gzip", "-c"], data)) + squeezed + [0, 0, 0]
+        let joined = squeezed + (try ExternalTool.run(["/usr/bin/gzip", "-c"], input: data)) + squeezed + [0, 0, 0]
         #expect(try Self.decode(joined).bytes == data + data + data)
         #expect(throws: ZlibError.self) { try Self.decode(squeezed + [0x41]) }
+    }
+
+    @Test("a chunk far longer than a chunk should be (gzip's file: no markers at all) is not read whole by a thread: the in-order pass reads it in pieces")
+    func chunkWithoutMarkers() throws {
+        let data = DataKind.text.bytes(count: 900_000)
+        let (bytes, tally) = try Self.decode(try ExternalTool.run(["/usr/bin/gzip", "-6", "-c"], input: data))
+        #expect(bytes == data)
+        #expect(tally.chunksAlone == 0 && tally.chunksInOrder == 1, "\(tally)")
     }
 
     @Test("markers inside stored data (level 0 of data full of 00 00 FF FF) are not taken for boundaries")
@@ -91,24 +98,5 @@ struct ParallelGzipDecoderTests {
             let (bytes, tally) = try Self.decode(gzip, with: decoder)
             #expect(bytes == data && tally.chunksAlone == 0 && tally.chunksInOrder == 1)
         }
-    }
-
-    private static func run(_ command: [String], _ input: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](output)
     }
 }

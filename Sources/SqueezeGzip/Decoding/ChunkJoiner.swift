@@ -18,6 +18,8 @@ struct ChunkJoiner {
     /// At least the last 32 KiB produced (all of it, when less).
     private var window: [UInt8] = []
     private static let windowSize = 32 << 10
+    /// Compressed bytes read at once by the in-order pass.
+    private static let readPiece = 4 << 20
 
     init() throws {
         inflater = try RawInflater()
@@ -44,23 +46,31 @@ struct ChunkJoiner {
             if case .final(let left) = chunk.stop { return (end - UInt64(left), true) }
             return (nil, true)
         }
+        guard start < end else { return (nil, false) }
         if !streaming {
             try window.suffix(Self.windowSize).withUnsafeBytes { try inflater.begin(window: $0) }
             crcBeforeStream = crc
         }
-        // Read into a buffer kept from chunk to chunk: fresh pages cost a fault each.
-        let input = inputBuffer.input(Int(end - start))
-        guard try read(start, input) == input.count else { throw Self.truncated }
-        let stop = try inflater.run(UnsafeRawBufferPointer(input), scratch: scratch) { output in
-            try sink(output)
-            remember(output)
-            length += UInt64(output.count)
+        // Read in pieces (a chunk without markers may be the whole file), into a buffer kept
+        // from piece to piece: fresh pages cost a fault each.
+        var position = start
+        var stop = RawInflater.Stop.inBlock
+        var memberEnd: UInt64?
+        while position < end, memberEnd == nil {
+            let input = inputBuffer.input(Int(min(end - position, UInt64(Self.readPiece))))
+            guard try read(position, input) == input.count else { throw Self.truncated }
+            stop = try inflater.run(UnsafeRawBufferPointer(input), scratch: scratch) { output in
+                try sink(output)
+                remember(output)
+                length += UInt64(output.count)
+            }
+            position += UInt64(input.count)
+            if case .final(let left) = stop { memberEnd = position - UInt64(left) }
         }
         streaming = stop == .inBlock
         // ISA-L keeps the stream's CRC as it inflates: combined once the stream ends.
         if !streaming { crc = CRC32.combine(crcBeforeStream, inflater.crc, secondLength: Int64(clamping: inflater.produced)) }
-        if case .final(let left) = stop { return (end - UInt64(left), false) }
-        return (nil, false)
+        return (memberEnd, false)
     }
 
     /// The member's deflate data ended at `memberEnd`: checks its trailer, then decodes what

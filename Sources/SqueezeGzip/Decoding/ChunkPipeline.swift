@@ -21,9 +21,14 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Set by the last thread to end.
     private let ended = ConditionLock(value: false)
 
-    /// A pipeline over the chunks between `bounds`, `slots` ahead at most.
-    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, chunkCapacity: Int, limit: Int) {
+    /// The largest chunk decoded alone, in compressed bytes.
+    private let maxInput: Int
+
+    /// A pipeline over the chunks between `bounds`, `slots` ahead at most; a chunk of more
+    /// than `maxInput` compressed bytes is left to the in-order pass.
+    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, chunkCapacity: Int, limit: Int, maxInput: Int) {
         self.bounds = bounds
+        self.maxInput = maxInput
         self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(capacity: chunkCapacity, limit: limit) }
         let first = self.slots.count
         permits = bounds.indices.map { ConditionLock(value: $0 < first) }
@@ -57,7 +62,7 @@ final class ChunkPipeline: @unchecked Sendable {
                     permits[index].unlock()
                     if state.withLockedValue({ $0.stopped }) { return }
                     let result = ParallelGzipDecoder.decodeAlone(
-                        start: bounds[index].start, end: bounds[index].end, read: read, into: slots[index % slots.count])
+                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, read: read, into: slots[index % slots.count])
                     done[index].lock()
                     results[index] = result
                     done[index].unlock(withValue: true)

@@ -66,7 +66,8 @@ public struct ParallelGzipDecoder: Sendable {
         var joiner = try ChunkJoiner()
         defer { joiner.close() }
         var tally = Tally()
-        let pipeline = ChunkPipeline(bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput)
+        let pipeline = ChunkPipeline(
+            bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput, maxInput: chunkBytes * 4)
         pipeline.start(threads: threads, read: read)
         defer { pipeline.stop() }
         var ahead = true
@@ -156,8 +157,10 @@ public struct ParallelGzipDecoder: Sendable {
     }
 
     /// One chunk inflated without a window into `buffer`; nil where that does not work.
-    static func decodeAlone(start: UInt64, end: UInt64, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
+    /// A chunk of more than `maxInput` bytes (no marker for that long) is left to the in-order pass.
+    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
         buffer.count = 0
+        guard end - start <= UInt64(maxInput) else { return nil }
         let input = buffer.input(Int(end - start))
         guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater() else { return nil }
         do {
