@@ -12,7 +12,7 @@ struct GzipStreamDecoderTests {
     }
 
     /// Feeds `bytes` in pieces of `piece` bytes, then finishes; returns what came out.
-    private static func decode(_ bytes: [UInt8], piece: Int, multipleMembers: Bool, strict: Bool) throws -> [UInt8] {
+    static func decode(_ bytes: [UInt8], piece: Int, multipleMembers: Bool, strict: Bool) throws -> [UInt8] {
         let decoder = try GzipStreamDecoder(multipleMembers: multipleMembers, strict: strict, chunkSize: 4096)
         var output: [UInt8] = []
         var offset = 0

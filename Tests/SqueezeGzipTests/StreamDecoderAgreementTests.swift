@@ -1,4 +1,3 @@
-import Foundation
 import SqueezeGzip
 import Testing
 
@@ -10,20 +9,7 @@ struct StreamDecoderAgreementTests {
 
     /// One member, fed in pieces of `piece` bytes; nil when the decoder refuses it.
     private static func decode(_ bytes: [UInt8], piece: Int, strict: Bool = false) -> [UInt8]? {
-        do {
-            let decoder = try GzipStreamDecoder(multipleMembers: false, strict: strict, chunkSize: 8192)
-            var output: [UInt8] = []
-            var offset = 0
-            while offset < bytes.count {
-                let end = min(offset + piece, bytes.count)
-                try bytes[offset..<end].withUnsafeBytes { try decoder.feed($0) { output.append(contentsOf: $0) } }
-                offset = end
-            }
-            try decoder.finish()
-            return output
-        } catch {
-            return nil
-        }
+        try? GzipStreamDecoderTests.decode(bytes, piece: piece, multipleMembers: false, strict: strict)
     }
 
     /// Members made by other tools: gzip at several levels with a name in the header, and a
@@ -33,12 +19,12 @@ struct StreamDecoderAgreementTests {
         let random = DataKind.random.bytes(count: 70_000)
         var members: [(String, [UInt8], [UInt8])] = []
         for level in [1, 6, 9] {
-            members.append(("gzip -\(level) text", try Self.systemGzip(["-\(level)", "-c"], text), text))
+            members.append(("gzip -\(level) text", try ExternalTool.run(["/usr/bin/gzip", "-\(level)", "-c"], input: text), text))
         }
-        members.append(("gzip -6 random", try Self.systemGzip(["-6", "-c"], random), random))
-        members.append(("gzip empty", try Self.systemGzip(["-c"], []), []))
+        members.append(("gzip -6 random", try ExternalTool.run(["/usr/bin/gzip", "-6", "-c"], input: random), random))
+        members.append(("gzip empty", try ExternalTool.run(["/usr/bin/gzip", "-c"], input: []), []))
         // FEXTRA, FNAME, FCOMMENT and FHCRC around a stored member gzip made.
-        let plain = try Self.systemGzip(["-n", "-c"], text)
+        let plain = try ExternalTool.run(["/usr/bin/gzip", "-n", "-c"], input: text)
         var header: [UInt8] = [0x1f, 0x8b, 8, 0x1e, 0, 0, 0, 0, 0, 3]
         header += [6, 0, 0x53, 0x5a, 2, 0, 7, 9]  // XLEN 6: subfield "SZ" of 2 bytes
         header += Array("name.txt".utf8) + [0] + Array("a comment".utf8) + [0]
@@ -120,25 +106,5 @@ struct StreamDecoderAgreementTests {
             if decoded != reference { break }
         }
         #expect(refused > Self.rounds / 2, "mutations should mostly break the member: \(refused)")
-    }
-
-    private static func systemGzip(_ arguments: [String], _ input: [UInt8]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return [UInt8](output)
     }
 }
