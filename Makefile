@@ -1,6 +1,6 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client openssh-server sshfs python3-venv
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client openssh-server sshfs python3-venv pigz
 # Only for make test-browser: a real browser for the live page.
 BROWSER_PACKAGES := chromium
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)

@@ -234,27 +234,7 @@ say "a client without keys is refused"
 # 4. The data, in the data volume as the pods see it: 60 files of 2 MiB, text-like.
 data_volume=$run-squeeze-data
 data=$(podman volume inspect --format '{{.Mountpoint}}' "$data_volume")
-python3 - "$data/set" <<'PY'
-import os, random, sys
-root = sys.argv[1]
-rng = random.Random(7)
-words = [w.strip() for w in open("/usr/share/dict/words")] if os.path.exists("/usr/share/dict/words") else \
-        ["squeeze", "gzip", "block", "worker", "coordinator", "deflate", "stream", "kubernetes", "podman", "pod"]
-base = " ".join(rng.choice(words) + ("\n" if rng.random() < 0.1 else "") for _ in range(250_000)).encode()
-base += os.urandom(len(base) // 8)
-for i in range(60):
-    path = os.path.join(root, f"part-{i % 6}", f"file-{i}.txt")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        size, offset = 2 << 20, (i * 7919) % len(base)
-        f.write(f"file {i}\n".encode())
-        written = 0
-        while written < size:
-            chunk = base[offset:offset + size - written]
-            f.write(chunk)
-            written += len(chunk)
-            offset = 0
-PY
+python3 "$repo/compose/test-data.py" "$data/set"
 # The pods run as uid 10001 and write the outputs beside the sources. The volume was made for
 # that uid (overlays/local's annotations, podman's fsGroup), but podman then gave it the owner
 # of the image's own /data (root), as it does when it first mounts an empty volume over a
