@@ -49,6 +49,10 @@ extension MessageType {
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxPublishTable)
         case .published:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxPublishedTable)
+        case .batch:
+            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchTable)
+        case .verifyBatch:
+            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchCheckTable)
         }
     }
 }

@@ -9,7 +9,7 @@ extension MessageType {
     public static let fromUnregisteredWorkers: Set<MessageType> = [.workerReady, .heartbeat, .goodbye]
     /// What the coordinator sends a worker.
     public static let toWorkers: Set<MessageType> = [
-        .welcome, .heartbeat, .work, .cancelJob, .unknownPeer, .probe, .workRef, .stitch, .discard, .publish, .verify, .timings, .error,
+        .welcome, .heartbeat, .work, .cancelJob, .unknownPeer, .probe, .workRef, .stitch, .discard, .publish, .batch, .verifyBatch, .verify, .timings, .error,
     ]
     /// What a client sends the coordinator.
     public static let fromClients: Set<MessageType> = [.submit, .attach, .cancel, .statusRequest, .heartbeat]

@@ -55,6 +55,12 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case publish = 31
     /// Shared-storage worker → coordinator: the members are in place, or why not (binary table).
     case published = 32
+    /// Coordinator → shared-storage worker: one-block files to compress as whole members by
+    /// reference, answered by `resultRef` (binary table).
+    case batch = 33
+    /// Coordinator → verifying worker: check a `batch`'s pieces (binary table); answered by
+    /// `verified`.
+    case verifyBatch = 34
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

@@ -30,6 +30,12 @@ extension WireCodec {
     static let maxPublishTable = 8 + 8 + 8 + 1 + path + 4 + blocks * (4 + 1 + path)
     /// Job, item, attempt, count; per failure position and reason.
     static let maxPublishedTable = 8 + 8 + 8 + 4 + blocks * (4 + string(maxFailureBytes))
+    /// Job, item, attempt, engine, level, header level, flags, workspace, root, count; per file
+    /// size, mtime (2), inode, permissions, path.
+    static let maxBatchTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path)
+    /// Check, job, item, attempt, header level, flags, workspace, root, count; per file size,
+    /// mtime (2), inode, permissions, path, piece length.
+    static let maxBatchCheckTable = 8 + 8 + 8 + 8 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path + 8)
     /// Check, job, item, count; per block kind, raw length, last flag, then the longest kind's
     /// fields: a member reference (source path, size, mtime (2), inode, offset, dictionary
     /// length, compressed path, offset and length, gzip header).

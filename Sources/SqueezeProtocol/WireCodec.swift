@@ -45,6 +45,8 @@ public enum WireCodec {
         case .discard(let request): return [header, ZMQFrame(encodeDiscard(request))]
         case .publish(let grant): return [header, ZMQFrame(encodePublish(grant))]
         case .published(let report): return [header, ZMQFrame(encodePublished(report))]
+        case .batch(let batch): return [header, ZMQFrame(encodeBatch(batch))]
+        case .verifyBatch(let check): return [header, ZMQFrame(encodeBatchCheck(check))]
         case .verify(let request): return [header] + encodeVerify(request)
         case .verified(let report): return [header, ZMQFrame(encodeVerified(report))]
         case .work(let work):
@@ -111,6 +113,8 @@ public enum WireCodec {
         case .discard: message = .discard(try discard(parts))
         case .publish: message = .publish(try publish(parts))
         case .published: message = .published(try published(parts))
+        case .batch: message = .batch(try batch(parts))
+        case .verifyBatch: message = .verifyBatch(try batchCheck(parts))
         case .verify: message = .verify(try verify(parts))
         case .verified: message = .verified(try verified(parts))
         case .work: message = .work(try work(parts))

@@ -38,6 +38,10 @@ public enum WireMessage: Sendable, Equatable {
     case publish(PublishGrant)
     /// Shared-storage worker → coordinator: what a `publish` did.
     case published(PublishReport)
+    /// Coordinator → shared-storage worker: one-block files to compress by reference.
+    case batch(BatchAssignment)
+    /// Coordinator → verifying worker: check a batch's pieces.
+    case verifyBatch(BatchCheck)
     /// Coordinator → verifying worker: check blocks another worker compressed.
     case verify(VerifyRequest)
     /// Verifying worker → coordinator: what the blocks decoded to.
@@ -87,6 +91,8 @@ public enum WireMessage: Sendable, Equatable {
         case .discarded: .discarded
         case .publish: .publish
         case .published: .published
+        case .batch: .batch
+        case .verifyBatch: .verifyBatch
         case .verify: .verify
         case .verified: .verified
         case .timing: .timing

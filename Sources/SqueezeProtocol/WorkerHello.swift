@@ -37,6 +37,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of reading blocks whose source is composite (`RefSegment`, a `--tar`
     /// job's stream) in `workRef` and `verify`: such a worker gets a tar job by reference.
     public static let segmentsCapability = "segments"
+    /// The capability of answering `batch` and `verifyBatch`: one-block files named below a
+    /// root, so the coordinator sends a batch, not a reference per file.
+    public static let batchesCapability = "batches"
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024

@@ -173,7 +173,7 @@ public final class Worker: Sendable {
         var names: [String] = []
         if configuration.verifies { names += [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] }
         if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
-        if configuration.storage != .remote { names.append(WorkerHello.segmentsCapability) }
+        if configuration.storage != .remote { names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability] }
         return names.isEmpty ? nil : names
     }
 
@@ -253,6 +253,10 @@ public final class Worker: Sendable {
                 enqueue(.payload(item), into: queue, replyingOn: endpoint)
             case .workRef(let item):
                 enqueue(.reference(item), into: queue, replyingOn: endpoint)
+            case .batch(let batch) where configuration.storage != .remote:
+                enqueue(.reference(batch.reference), into: queue, replyingOn: endpoint)
+            case .verifyBatch(let check) where configuration.verifies:
+                verify.yield(check.request)
             case .stitch(let request):
                 storage.yield(.stitch(request))
             case .discard(let request):

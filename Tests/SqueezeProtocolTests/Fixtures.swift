@@ -236,6 +236,8 @@ enum Fixtures {
                           ]))]
         case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: [])), .verify(viewedVerify), .verify(tarVerify)]
         case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
+        case .batch: [.batch(batch), .batch(viewedBatch), .batch(emptyBatch)]
+        case .verifyBatch: [.verifyBatch(batchCheck), .verifyBatch(viewedBatchCheck)]
         }
     }
 

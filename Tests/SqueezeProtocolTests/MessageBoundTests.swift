@@ -64,6 +64,7 @@ struct MessageBoundTests {
             .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_552_492),
             .stitch: (2, 1_839_705), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
+            .batch: (2, 33_890_360), .verifyBatch: (2, 33_955_902),
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))
         for (type, bound) in documented {

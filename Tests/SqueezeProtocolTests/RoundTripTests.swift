@@ -44,6 +44,7 @@ struct RoundTripTests {
             .goodbye: 8, .unknownPeer: 9, .submit: 20, .submitted: 21, .jobEvent: 22, .cancel: 23,
             .statusRequest: 24, .statusReply: 25, .error: 30, .probe: 10, .probeReply: 11, .workRef: 12, .resultRef: 13, .stitch: 14, .stitched: 15, .discard: 16, .discarded: 17,
             .verify: 18, .verified: 19, .attach: 26, .timing: 27, .clock: 28, .timings: 29, .publish: 31, .published: 32,
+            .batch: 33, .verifyBatch: 34,
         ]
         #expect(expected.count == MessageType.allCases.count)
         for type in MessageType.allCases {

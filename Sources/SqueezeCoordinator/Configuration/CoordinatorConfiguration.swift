@@ -68,6 +68,14 @@ public struct CoordinatorConfiguration: Sendable {
     /// than the coordinator opening, syncing and renaming each (docs/protocol.md, "Publishing").
     public var workersPublish = true
 
+    /// Whether a job's bundles of one-block files are batches (docs/protocol.md, "Batches"):
+    /// the job holds each bundle's files inside the item, a shared-storage worker that
+    /// announces `batches` gets the bundle as one `batch`, and its answer is checked with one
+    /// `verifyBatch` and published with one grant, with no state per file here. Anything
+    /// unusual (a remote worker, a failed read, a contested verdict, an audit, a grant taken
+    /// over) turns the batch back into an ordinary bundle, handled file by file.
+    public var workerBatches = true
+
     /// How long a worker has to answer a `publish` before a writer publishes the same
     /// attempt's members itself (taking as done any the worker renamed meanwhile).
     public var publishDeadline: Duration = .seconds(30)

@@ -106,7 +106,7 @@ extension CoordinatorCore {
     mutating func continueScan(_ id: JobID) {
         // Checked field by field: this runs for every finished file, and a copy of the job is dear.
         guard started, !stopping, pressure.allowsScans, jobs[id]?.state == .running, jobs[id]?.scanBusy == false, let walker = jobs[id]?.walker,
-              let open = jobs[id]?.open.count, open < configuration.openFilesLimit, let job = jobs[id] else { return }
+              let open = jobs[id]?.unfinishedFiles, open < configuration.openFilesLimit, let job = jobs[id] else { return }
         jobs[id]?.scanBusy = true
         outbox.append(.scan(ScanRequest(
             job: id, walker: walker,

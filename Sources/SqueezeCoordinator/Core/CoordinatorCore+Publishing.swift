@@ -48,12 +48,16 @@ extension CoordinatorCore {
         guard let grant = jobs[key.job]?.grants[key.item], !grant.sent, let workspace = jobs[key.job]?.workspace.path else { return }
         if let failure {
             jobs[key.job]?.grants.removeValue(forKey: key.item)
-            writerReported(grant.members.map { .failure(WriteFailure(key: $0.spec.key, reason: failure, journal: true)) })
+            writerReported(members(of: grant, key: key).map { .failure(WriteFailure(key: $0.spec.key, reason: failure, journal: true)) })
             return
         }
         jobs[key.job]?.grants[key.item]?.sent = true
         jobs[key.job]?.grants[key.item]?.since = now
-        sendGrant(grant, for: key, workspace: workspace)
+        if grant.batchPieces != nil {
+            sendBatchGrant(key, to: grant.worker, attempt: grant.attempt)
+        } else {
+            sendGrant(grant, for: key, workspace: workspace)
+        }
     }
 
     /// Sends grant `key` to its worker.
@@ -80,6 +84,10 @@ extension CoordinatorCore {
             return
         }
         jobs[key.job]?.grants.removeValue(forKey: key.item)
+        if let pieces = grant.batchPieces {
+            batchPublished(report, pieces: pieces, key: key)
+            return
+        }
         var reasons: [Int: String] = [:]
         for failure in report.failures where reasons[Int(failure.position)] == nil {
             reasons[Int(failure.position)] = failure.reason
@@ -127,7 +135,7 @@ extension CoordinatorCore {
         guard let grant = jobs[key.job]?.grants.removeValue(forKey: key.item) else { return }
         metrics.grantsTakenOver.increment()
         var byPartition: [Int: [(spec: OutputSpec, piece: PieceBlock)]] = [:]
-        for member in grant.members {
+        for member in members(of: grant, key: key) {
             if let partition = writerPartition(of: member.spec.key) { byPartition[partition, default: []].append(member) }
         }
         for (partition, list) in byPartition.sorted(by: { $0.key < $1.key }) { write(partition: partition, .takeOver(list)) }

@@ -21,6 +21,7 @@ extension CoordinatorCore {
     /// given counts, so pieces of any other attempt (a worker declared dead, a slower copy)
     /// are never stitched. Blocks it could not read fail their files.
     mutating func accept(_ result: RefResult, from peer: PeerID) -> Bool {
+        if let taken = acceptBatch(result, from: peer) { return taken }
         let key = ItemKey(job: JobID(result.jobID), item: ItemID(result.itemID))
         if let given = jobs[key.job]?.attempts[key.item]?[peer], given.value != result.attempt {
             countMalformed(ProtocolError.malformed("resultRef for attempt \(result.attempt), the worker was given \(given)"), from: peer)

@@ -32,7 +32,13 @@ extension CoordinatorCore {
     /// Queues an admitted shared-storage answer for its check: each piece is read back, and
     /// its source range read again.
     mutating func check(pieces blocks: [PendingBlock?], item: ItemKey, from peer: PeerID, expected: [BlockRef]) {
-        guard let job = jobs[item.job] else { return }
+        guard let request = pieceVerification(blocks, item: item, from: peer, expected: expected) else { return }
+        submitCheck(request)
+    }
+
+    /// The check of a shared-storage answer, as `submitCheck` and the local check take it.
+    func pieceVerification(_ blocks: [PendingBlock?], item: ItemKey, from peer: PeerID, expected: [BlockRef]) -> VerificationRequest? {
+        guard let job = jobs[item.job] else { return nil }
         let checks = zip(expected, blocks).map { ref, block -> CheckedBlock in
             guard case .piece(let piece)? = block, let file = job.open[ref.file]?.plan else { return .skipped }
             let range = file.layout.range(of: ref.index)
@@ -45,7 +51,7 @@ extension CoordinatorCore {
                 segments: job.segments(of: dictionary.lowerBound..<range.upperBound),
                 header: file.layout.count == 1 ? header(of: file, in: job).encoded() : nil))
         }
-        submitCheck(VerificationRequest(item: item, worker: peer, expected: expected, blocks: blocks, checks: checks))
+        return VerificationRequest(item: item, worker: peer, expected: expected, blocks: blocks, checks: checks)
     }
 
     /// Sends an answer to another worker for its check, or checks it here when there is none
@@ -181,6 +187,10 @@ extension CoordinatorCore {
     /// A verifier's answer. Only the verifier the check went to may answer it, once; a check
     /// the coordinator took back (deadline, job ended) makes a late answer, ignored.
     mutating func verified(_ report: VerifyReport, from peer: PeerID) {
+        if let batch = verification.batches[report.checkID] {
+            batchVerified(report, pending: batch, from: peer)
+            return
+        }
         if let segment = verification.segments[report.checkID] {
             segmentVerified(report, pending: segment, from: peer)
             return
@@ -250,6 +260,7 @@ extension CoordinatorCore {
             if gone == nil { markLate(pending.verifier) }
             checkLocally(pending.check)
         }
+        takeBackBatchChecks(now: now, from: gone)
     }
 
     /// A verifier let a check pass its deadline. Not a strike (it may be slow, not hostile),

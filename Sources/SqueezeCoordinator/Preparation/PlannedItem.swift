@@ -6,4 +6,8 @@ struct PlannedItem: Sendable {
     var blocks: [BlockRef]
     /// Uncompressed bytes in the item.
     var bytes: Int
+    /// For a batch (`Planner.batches`): its one-block files, in position order, held here and
+    /// not among the job's open files; `blocks` is empty until the batch is expanded into an
+    /// ordinary bundle (`CoordinatorCore.expandBatch`).
+    var files: [PlannedFile]?
 }

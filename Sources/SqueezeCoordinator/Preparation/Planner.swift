@@ -29,15 +29,21 @@ struct Planner: Sendable {
 
     let blockSize: Int
     let itemBytes: Int
+    /// Whether bundles are batches: items that carry their files (`PlannedItem.files`), so the
+    /// job keeps no per-file state for them until something unusual happens to one.
+    let batches: Bool
     /// The id the next item gets.
     private(set) var nextItem: ItemID = 0
     /// Small files not yet in a bundle, in scan order.
     private var queued: [(file: Int, size: Int)] = []
+    /// The queued files themselves, in the same order, when bundles are batches.
+    private var queuedPlans: [PlannedFile] = []
     private var queuedBytes = 0
 
-    init(blockSize: Int, itemBytes: Int) {
+    init(blockSize: Int, itemBytes: Int, batches: Bool = false) {
         self.blockSize = max(1, blockSize)
         self.itemBytes = max(1, itemBytes)
+        self.batches = batches
     }
 
     /// Whether small files wait for a bundle.
@@ -51,6 +57,7 @@ struct Planner: Sendable {
             let layout = file.layout
             if layout.count == 1 {
                 queued.append((file.index, Int(layout.fileSize)))
+                if batches { queuedPlans.append(file) }
                 queuedBytes += Int(layout.fileSize)
                 continue
             }
@@ -81,7 +88,7 @@ struct Planner: Sendable {
         var taken = 0
         for (position, entry) in queued.enumerated() {
             if !bundle.isEmpty, bytes + entry.size > min(target, ProtocolLimits.maxItemBytes) || bundle.count >= ProtocolLimits.maxBlocksPerItem {
-                items.append(make(bundle, bytes: bytes))
+                items.append(make(bundle, bytes: bytes, from: taken))
                 bundle = []
                 bytes = 0
                 taken = position
@@ -91,13 +98,24 @@ struct Planner: Sendable {
         }
         if keepingPartial && bytes < target {
             queued.removeFirst(taken)
+            if batches { queuedPlans.removeFirst(taken) }
             queuedBytes = bytes
         } else {
-            if !bundle.isEmpty { items.append(make(bundle, bytes: bytes)) }
+            if !bundle.isEmpty { items.append(make(bundle, bytes: bytes, from: taken)) }
             queued.removeAll()
+            queuedPlans.removeAll()
             queuedBytes = 0
         }
         return items
+    }
+
+    /// A bundle of the queued files from position `first` on: a batch holding the files
+    /// themselves when bundles are batches.
+    private mutating func make(_ bundle: [BlockRef], bytes: Int, from first: Int) -> PlannedItem {
+        guard batches else { return make(bundle, bytes: bytes) }
+        var item = make([], bytes: bytes)
+        item.files = Array(queuedPlans[first..<first + bundle.count])
+        return item
     }
 
     private mutating func make(_ blocks: [BlockRef], bytes: Int) -> PlannedItem {

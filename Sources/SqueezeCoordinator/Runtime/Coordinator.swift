@@ -228,7 +228,8 @@ public actor Coordinator {
         let time = EventTime.current()
         var job = JobRecord(
             id: id, request: request, setting: setting, prepared: prepared,
-            planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes), earlier: earlier, owner: owner,
+            planner: Planner(blockSize: blockSize, itemBytes: configuration.itemBytes, batches: configuration.workerBatches && prepared.archive == nil),
+            earlier: earlier, owner: owner,
             at: time.instant, submittedAt: submittedAt)
         job.admittedAs = principal
         started = true

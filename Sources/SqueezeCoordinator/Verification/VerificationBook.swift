@@ -11,6 +11,8 @@ struct VerificationBook: Sendable {
     var uncheckedJobs: Set<JobID> = []
     /// Checks out with verifying workers, by check id.
     var pending: [UInt64: PendingCheck] = [:]
+    /// Checks of batches out with verifying workers, by check id.
+    var batches: [UInt64: PendingBatchCheck] = [:]
     /// Checks of stitched segments out with verifying workers, by check id.
     var segments: [UInt64: PendingSegmentCheck] = [:]
     /// Checks waiting to leave with the next message to their verifier.
@@ -65,6 +67,7 @@ struct VerificationBook: Sendable {
     func pendingCount(of verifier: PeerID) -> Int {
         pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
             + segments.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
+            + batches.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
     }
 
     /// Forgets what was kept for a job that ended.
@@ -73,6 +76,7 @@ struct VerificationBook: Sendable {
         sources = sources.filter { $0.key.job != job }
         pending = pending.filter { $0.value.request.item.job != job }
         segments = segments.filter { $0.value.check.file.job != job }
+        batches = batches.filter { $0.value.item.job != job }
         outgoing.forget(job: job)
         retriedReads = retriedReads.filter { $0.job != job }
     }

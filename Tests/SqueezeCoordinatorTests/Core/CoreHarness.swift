@@ -55,10 +55,10 @@ struct CoreHarness {
     /// `peer` registers with `slots` slots and storage `storage` at `offset`.
     @discardableResult
     mutating func register(
-        _ peer: PeerID, slots: Int = 1, storage: StorageMode = .remote, capabilities: [String]? = nil, at offset: Duration = .zero
+        _ peer: PeerID, slots: Int = 1, storage: StorageMode = .remote, capabilities: [String]? = nil, pid: Int32 = 1, at offset: Duration = .zero
     ) -> [CoordinatorEffect] {
         let hello = WorkerHello(
-            workerID: String(decoding: peer.bytes, as: UTF8.self), host: "test", slots: slots, pid: 1,
+            workerID: String(decoding: peer.bytes, as: UTF8.self), host: "test", slots: slots, pid: pid,
             engines: CompressionEngine.allCases.map(\.rawValue), storage: storage, capabilities: capabilities)
         return handle(.workerMessage(.workerReady(hello), from: peer, origin: Self.origin(of: peer)), at: offset)
     }
@@ -74,7 +74,7 @@ struct CoreHarness {
     /// own unless `sameDestination`); returns its id and what the core decided.
     mutating func startJob(
         sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false, fileEvents: Bool = false,
-        sameSourceAs again: String? = nil, sameDestination: Bool = false, at offset: Duration = .zero,
+        sameSourceAs again: String? = nil, sameDestination: Bool = false, batches: Bool = false, at offset: Duration = .zero,
         arrange: (String) throws -> Void = { _ in }
     ) throws -> (JobID, [CoordinatorEffect]) {
         let folder = again ?? FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
@@ -99,7 +99,7 @@ struct CoreHarness {
         let id = core.takeJobID(resuming: nil)
         let job = JobRecord(
             id: id, request: request, setting: try JobRequestRules.setting(for: request), prepared: prepared,
-            planner: Planner(blockSize: configuration.blockSize, itemBytes: configuration.itemBytes), earlier: nil, owner: owner,
+            planner: Planner(blockSize: configuration.blockSize, itemBytes: configuration.itemBytes, batches: batches), earlier: nil, owner: owner,
             at: time(offset).instant, submittedAt: Date())
         core.advance(to: time(offset))
         core.start(job, client: owner ?? PeerID([]), first: prepared.firstBatch, resumedWith: nil)

@@ -163,14 +163,21 @@ struct JobRecord {
     var scanComplete: Bool { walker == nil && !scanBusy }
 
     /// Whether every file is published or failed and no more will come.
-    var allFilesFinished: Bool { scanComplete && open.isEmpty }
+    var allFilesFinished: Bool { scanComplete && open.isEmpty && batchFiles == 0 }
+
+    /// Files planned into batches (queued for one, or in a batch item) and not yet published,
+    /// failed or expanded into open files: counted, not held one by one.
+    var batchFiles = 0
+
+    /// Files planned and not finished, open or in batches: what the scan's limit counts.
+    var unfinishedFiles: Int { open.count + batchFiles }
 
     /// Open files whose outputs a writer has sealed (see `OpenFile.sealed`).
     private(set) var sealedFiles = 0
 
     /// Whether every file left is sealed and no more will come: only a flush stands between
     /// the job and its end, so waiting for the tick to batch it with others gains nothing.
-    var onlyFlushLeft: Bool { scanComplete && !open.isEmpty && sealedFiles == open.count }
+    var onlyFlushLeft: Bool { scanComplete && !open.isEmpty && batchFiles == 0 && sealedFiles == open.count }
 
     /// Notes that a writer sealed the output of open file `index`.
     mutating func sealed(_ index: Int) {
@@ -202,6 +209,12 @@ struct JobRecord {
     /// Takes newly planned files and the items the planner made of them (and of files queued before).
     mutating func add(files: [PlannedFile], items newItems: [PlannedItem]) {
         for file in files {
+            if planner.batches && file.layout.count == 1 {
+                // Held by the planner, then by its batch: no open entry.
+                batchFiles += 1
+                totalBytes += file.stamp.size
+                continue
+            }
             var entry = OpenFile(plan: file)
             entry.shape = Planner.shape(blockCount: file.layout.count, blockSize: planner.blockSize, itemBytes: planner.itemBytes)
             open[file.index] = entry
@@ -224,6 +237,24 @@ struct JobRecord {
             largestItem = max(largestItem, item.bytes)
             for ref in item.blocks where ref.index == 0 { open[ref.file]?.firstItem = item.id }
         }
+    }
+
+    /// Turns batch `item` into an ordinary bundle: its files become open files of the item, so
+    /// everything that handles bundles file by file handles it from here on. Returns the
+    /// bundle's blocks, nil when the item is not a batch.
+    mutating func expand(_ item: ItemID) -> [BlockRef]? {
+        guard var planned = items[item], let files = planned.files else { return nil }
+        let refs = files.map { BlockRef(file: $0.index, index: 0) }
+        planned.blocks = refs
+        planned.files = nil
+        items[item] = planned
+        for file in files {
+            var entry = OpenFile(plan: file)
+            entry.firstItem = item
+            open[file.index] = entry
+        }
+        batchFiles -= files.count
+        return refs
     }
 
     /// Forgets a finished file (published or failed); returns what was held, nil when it was

@@ -1,0 +1,271 @@
+import SqueezeGzip
+import SqueezeIO
+import SqueezeJournal
+import SqueezeProtocol
+
+/// Batches (docs/architecture.md, "Batches"): a bundle of one-block files goes to a worker
+/// that takes batches as one `batch`, its answer to a verifier as one `verifyBatch`, and back
+/// to the worker as one grant; the job holds the files inside the item and counts them, with
+/// no open file, writer command or check entry per file. Whatever leaves that path (a worker
+/// that does not take batches, a failed read, an answer of the wrong shape, a verdict other
+/// than good, an audit, a late verifier, a grant taken over) expands the batch into an
+/// ordinary bundle (`JobRecord.expand`), and the rules for bundles apply from there.
+extension CoordinatorCore {
+    /// Whether worker `peer` takes job `id`'s batches: it sees the files, publishes what it
+    /// wrote, and announced `batches`.
+    func takesBatches(_ peer: PeerID, job id: JobID) -> Bool {
+        publishes(peer, job: id) && workers[peer]?.hello.capabilities?.contains(WorkerHello.batchesCapability) == true
+    }
+
+    /// Sends an assigned batch as one `batch` when its worker takes batches, and says so. An
+    /// item that is not a batch returns false; so does a batch whose worker does not take
+    /// batches, expanded first: it goes as an ordinary bundle.
+    mutating func dispatchBatch(_ assignment: Assignment) -> Bool {
+        let key = assignment.item
+        guard jobs[key.job]?.items[key.item]?.files != nil else { return false }
+        guard jobs[key.job]?.state == .running, takesBatches(assignment.worker, job: key.job), let worker = workers[assignment.worker],
+              var job = jobs.removeValue(forKey: key.job) else {
+            _ = jobs[key.job]?.expand(key.item)
+            return false
+        }
+        defer { jobs[key.job] = job }
+        let files = job.items[key.item]?.files ?? []
+        let attempt = nextAttempt.take()
+        job.attempts[key.item, default: [:]][assignment.worker] = attempt
+        var batch = BatchAssignment(
+            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
+            workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, syncPieces: !worker.sharesKernel, files: files.map(\.batchFile))
+        batch.view = worker.view(for: key.job) ?? .same
+        if traces[key.job] != nil {
+            traceDispatch(assignment, blocks: files.count, bytes: Int(clamping: files.reduce(0) { $0 + $1.stamp.size }))
+        }
+        send(.batch(batch), to: assignment.worker)
+        for check in verification.outgoing.take(for: assignment.worker) { sendVerify(check, to: assignment.worker) }
+        return true
+    }
+
+    /// Takes a worker's answer to a batch: a clean one (a piece per file, each of its file's
+    /// length, no failure) from the worker holding it, for the attempt it was given, goes to
+    /// its check. Returns nil when the answer is for the usual path instead: not a batch, not
+    /// (or no longer) the accepted holder's, or not clean (the batch is then expanded).
+    mutating func acceptBatch(_ result: RefResult, from peer: PeerID) -> Bool? {
+        let key = ItemKey(job: JobID(result.jobID), item: ItemID(result.itemID))
+        guard let files = jobs[key.job]?.items[key.item]?.files, case .accepted = scheduler.verdict(key, from: peer),
+              let given = jobs[key.job]?.attempts[key.item]?[peer], given.value == result.attempt else { return nil }
+        guard result.pieces.count == files.count, zip(files, result.pieces).allSatisfy({ Self.isClean($1, of: $0) }) else {
+            _ = jobs[key.job]?.expand(key.item)
+            return nil
+        }
+        guard jobs[key.job]?.state == .running else {
+            lateResults += 1
+            return false
+        }
+        if let since = scheduler.heldSince(key, by: peer) { CoordinatorMetrics.record(now - since, in: metrics.itemDuration) }
+        _ = scheduler.complete(key, from: peer, now: now)
+        traces[key.job]?.answered(key.item, by: peer, at: micros, won: true)
+        jobs[key.job]?.attempts.removeValue(forKey: key.item)
+        if checksResults(of: key.job) {
+            checkBatch(key, worker: peer, attempt: given, pieces: result.pieces)
+        } else {
+            grantBatch(key, worker: peer, attempt: given, pieces: result.pieces)
+        }
+        return true
+    }
+
+    /// Whether `piece` can be file `file`'s whole member: no failure, its length, and a size a
+    /// member of it can have.
+    static func isClean(_ piece: PieceReport, of file: PlannedFile) -> Bool {
+        let most = UInt64(ProtocolLimits.maxCompressedBytes(forRaw: Int(file.stamp.size))) + UInt64(ProtocolLimits.maxHeaderBytes) + 8
+        return piece.failure == nil && UInt64(piece.rawLength) == file.stamp.size && (18...most).contains(piece.pieceLength)
+    }
+
+    /// Sends a batch's answer to a verifier of another principal that takes batches; with
+    /// none, the batch is checked file by file (here, or by verifiers that do not take batches).
+    mutating func checkBatch(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport]) {
+        let candidates = verifierCandidates(job: key.job, capability: WorkerHello.batchesCapability).map { candidate in
+            var candidate = candidate
+            candidate.canVerify = candidate.canVerify && workers[candidate.id]?.hello.capabilities?.contains(WorkerHello.verifyCapability) == true
+            return candidate
+        }
+        guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files,
+              let job = jobs[key.job],
+              let verifier = VerifierChoice.choose(among: candidates, compressor: peer, byReference: true, independentOf: [compressor]) else {
+            expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
+            return
+        }
+        let id = verification.nextCheckID
+        verification.nextCheckID += 1
+        verification.batches[id] = PendingBatchCheck(item: key, worker: peer, attempt: attempt, pieces: pieces, verifier: verifier, sentAt: now)
+        verification.checkedByWorkers += 1
+        var check = BatchCheck(
+            checkID: id, jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, headerLevel: job.request.level,
+            workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, files: files.map(\.batchFile), pieceLengths: pieces.map(\.pieceLength))
+        check.view = workers[verifier]?.view(for: key.job) ?? .same
+        send(.verifyBatch(check), to: verifier)
+    }
+
+    /// A verifier's answer to a `verifyBatch`: good (and not drawn for an audit) grants the
+    /// batch; anything else expands it, and the rules for a bundle's verdicts take over.
+    mutating func batchVerified(_ report: VerifyReport, pending: PendingBatchCheck, from peer: PeerID) {
+        guard pending.verifier == peer else {
+            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
+            return
+        }
+        verification.batches.removeValue(forKey: report.checkID)
+        let key = pending.item
+        guard jobs[key.job]?.state == .running else { return }
+        let reading = VerdictReading.read(
+            report.findings, claims: pending.pieces.map(\.crc), byReference: Array(repeating: true, count: pending.pieces.count))
+        switch reading {
+        case .good where verification.audit.shouldAudit(roll: rolls.next()):
+            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(peer), locally: false)
+        case .good:
+            recordVouching([pending.worker, peer], job: key.job)
+            grantBatch(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces)
+        case .bad:
+            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .contested(by: peer), locally: true)
+        case .unreadable:
+            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .none, locally: true)
+        }
+        pump()
+    }
+
+    /// Batch checks whose verifier left, or did not answer in time: checked file by file here.
+    mutating func takeBackBatchChecks(now: ContinuousClock.Instant, from gone: PeerID?) {
+        let overdue = verification.batches.filter { _, check in check.verifier == gone || now - check.sentAt > configuration.verifyDeadline }
+        for (id, check) in overdue.sorted(by: { $0.key < $1.key }) {
+            verification.batches.removeValue(forKey: id)
+            if gone == nil { markLate(check.verifier) }
+            guard jobs[check.item.job]?.state == .running else { continue }
+            expandAnswer(check.item, worker: check.worker, attempt: check.attempt, pieces: check.pieces, verdict: .none, locally: true)
+        }
+    }
+
+    /// Expands a batch whose answer is accepted and goes on with it as a bundle's: checked
+    /// (`locally`, or by a verifier), with `verdict` so far, or handed on when unchecked.
+    mutating func expandAnswer(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport], verdict: VerifierVerdict, locally: Bool) {
+        guard let refs = jobs[key.job]?.expand(key.item), let workspace = jobs[key.job]?.workspace.path else { return }
+        let blocks: [PendingBlock?] = pieces.enumerated().map { position, piece in
+            .piece(PieceBlock(
+                path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: attempt.value, position: position),
+                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, item: key.item, attempt: attempt, position: position))
+        }
+        guard checksResults(of: key.job) else {
+            hand(key, expected: refs, blocks: blocks, from: peer)
+            return
+        }
+        guard var request = pieceVerification(blocks, item: key, from: peer, expected: refs) else { return }
+        request.verdict = verdict
+        if locally { checkLocally(request) } else { submitCheck(request) }
+    }
+
+    /// Grants worker `peer` the publishing of a checked batch: one `publish` naming each file's
+    /// output, recorded in the journal first when there is one. A worker that no longer
+    /// publishes has the batch expanded and its members go to the writers.
+    mutating func grantBatch(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport]) {
+        guard publishes(peer, job: key.job), let files = jobs[key.job]?.items[key.item]?.files, let id = jobs[key.job]?.id else {
+            expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
+            return
+        }
+        var grant = GrantInFlight(worker: peer, attempt: attempt, since: now, members: [])
+        grant.batchPieces = pieces
+        if checksResults(of: key.job) { traces[key.job]?.verified(key.item, at: micros) }
+        jobs[key.job]?.dirty = true
+        guard configuration.journal != nil else {
+            grant.sent = true
+            jobs[key.job]?.grants[key.item] = grant
+            sendBatchGrant(key, to: peer, attempt: attempt)
+            return
+        }
+        jobs[key.job]?.grants[key.item] = grant
+        // Published by a worker, so no inode is known here: 0 says "identify it by size and CRC".
+        let records = zip(files, pieces).map { file, piece in
+            PublishedFile(
+                job: id.value, path: file.relativePath.bytes, sourceSize: file.stamp.size, sourceModifiedSeconds: file.stamp.modifiedSeconds,
+                sourceModifiedNanoseconds: file.stamp.modifiedNanoseconds, sourceDevice: file.stamp.device, sourceInode: file.stamp.inode,
+                outputSize: piece.pieceLength, outputInode: 0, crc: piece.crc)
+        }
+        outbox.append(.journal(.granted(key, records)))
+    }
+
+    /// Sends batch `key`'s grant: every file's piece to its output.
+    mutating func sendBatchGrant(_ key: ItemKey, to peer: PeerID, attempt: AttemptID) {
+        guard let worker = workers[peer], let job = jobs[key.job], let files = job.items[key.item]?.files else { return }
+        let members = files.enumerated().map { position, file in
+            PublishMember(position: UInt32(position), output: job.outputPath(of: file).bytes, replace: job.request.force || file.replacesOwnOutput)
+        }
+        send(.publish(PublishGrant(
+            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, workspace: job.workspace.path.bytes,
+            syncPieces: worker.sharesKernel, members: members)), to: peer)
+    }
+
+    /// A batch's grant is done: its files are published but those the worker names, which
+    /// fail; the job counts them all at once and the item is written.
+    mutating func batchPublished(_ report: PublishReport, pieces: [PieceReport], key: ItemKey) {
+        guard var job = jobs.removeValue(forKey: key.job) else { return }
+        let files = job.items[key.item]?.files ?? []
+        var reasons: [Int: String] = [:]
+        for failure in report.failures where reasons[Int(failure.position)] == nil { reasons[Int(failure.position)] = failure.reason }
+        var done: [FileDone] = []
+        var published = 0
+        var bytesIn: UInt64 = 0
+        var bytesOut: UInt64 = 0
+        for (position, (file, piece)) in zip(files, pieces).enumerated() {
+            job.filesFinished += 1
+            job.bytesDone += file.stamp.size
+            if let reason = reasons[position] {
+                let note = EntryNote(path: file.relativePath.display, reason: reason)
+                job.failed.append(note)
+                metrics.filesFailed.increment()
+                emit(to: key.job, .fileFailed(note))
+                continue
+            }
+            published += 1
+            bytesIn += file.stamp.size
+            bytesOut += piece.pieceLength
+            if job.request.fileEvents == true {
+                done.append(FileDone(path: file.relativePath.display, bytesIn: file.stamp.size, bytesOut: piece.pieceLength))
+            }
+        }
+        job.filesCompressed += published
+        job.bytesIn += bytesIn
+        job.bytesOut += bytesOut
+        job.batchFiles -= files.count
+        job.dirty = true
+        metrics.filesDone.increment(by: published)
+        metrics.inputBytes.increment(by: bytesIn)
+        metrics.outputBytes.increment(by: bytesOut)
+        metrics.outputsPublishedByWorkers.increment(by: published)
+        retire(key, in: &job)
+        jobs[key.job] = job
+        if !done.isEmpty { emit(to: key.job, .filesDone(FilesDone(files: done))) }
+        checkFinished(key.job)
+        continueScan(key.job)
+        pump()
+    }
+
+    /// The members of grant `key` as a writer publishes them: a batch's grant expands its batch
+    /// (its files become open files whose blocks wait for the writer).
+    mutating func members(of grant: GrantInFlight, key: ItemKey) -> [(spec: OutputSpec, piece: PieceBlock)] {
+        guard let pieces = grant.batchPieces else { return grant.members }
+        guard let refs = jobs[key.job]?.expand(key.item), let job = jobs[key.job] else { return [] }
+        jobs[key.job]?.unwritten[key.item] = Set(refs)
+        var members: [(spec: OutputSpec, piece: PieceBlock)] = []
+        for (position, (ref, piece)) in zip(refs, pieces).enumerated() {
+            guard let file = job.open[ref.file]?.plan else { continue }
+            members.append((spec(of: file, in: job), PieceBlock(
+                path: JobWorkspace.piecePath(in: job.workspace.path, item: key.item.value, attempt: grant.attempt.value, position: position),
+                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, item: key.item, attempt: grant.attempt, position: position)))
+        }
+        return members
+    }
+}
+
+extension PlannedFile {
+    /// The file as a batch names it: below the job's source root, with the scan's stamp.
+    var batchFile: BatchFile {
+        BatchFile(
+            relativePath: relativePath.bytes, size: stamp.size, modifiedSeconds: stamp.modifiedSeconds,
+            modifiedNanoseconds: stamp.modifiedNanoseconds, inode: stamp.inode, permissions: stamp.permissions)
+    }
+}

@@ -1,0 +1,15 @@
+import SqueezeProtocol
+
+/// A batch's answer out with a verifier (`verifyBatch`): only that verifier may answer it, once.
+struct PendingBatchCheck: Sendable {
+    /// The batch.
+    var item: ItemKey
+    /// The worker whose answer it is, and the attempt its pieces carry.
+    var worker: PeerID
+    var attempt: AttemptID
+    /// The answer: a piece per file, in position order (their CRCs are the claims).
+    var pieces: [PieceReport]
+    /// Who was asked, and when: past the deadline the batch is checked file by file here.
+    var verifier: PeerID
+    var sentAt: ContinuousClock.Instant
+}

@@ -1,0 +1,182 @@
+import Foundation
+import SqueezeIO
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+/// Batches: a bundle of one-block files goes out as one `batch`, is checked with one
+/// `verifyBatch` and published with one grant, with no open file per file; anything unusual
+/// turns it into an ordinary bundle that the per-file rules handle.
+@Suite("CoordinatorCore: batches")
+struct BatchScenarioTests {
+    static let capabilities = [WorkerHello.publishCapability, WorkerHello.batchesCapability, WorkerHello.verifyCapability]
+
+    /// Workers `a` and `b` (shared, taking batches, independent), a job of four 1 KiB files in
+    /// one batch, out to `a`.
+    private static func batchOut(
+        verify: Bool = true, audited: Bool = false, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
+    ) throws -> (harness: CoreHarness, job: JobID, batch: BatchAssignment) {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 16 * 1024
+        configure(&configuration)
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: audited ? 0 : 1))
+        harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
+        harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
+        let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024, 1024], verify: verify, batches: true)
+        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
+        #expect(started.sent.allSatisfy { if case .workRef = $0.message { false } else { true } }, "no reference per file")
+        let batch = try #require(batches.first)
+        return (harness, job, batch)
+    }
+
+    private static func answer(_ batch: BatchAssignment, crc: UInt32 = 7, failing position: Int? = nil) -> CoordinatorEvent {
+        .workerMessage(.resultRef(RefResult(jobID: batch.jobID, itemID: batch.itemID, attempt: batch.attempt, pieces: batch.files.indices.map {
+            $0 == position ? PieceReport(failure: "changed") : PieceReport(crc: crc, rawLength: 1024, pieceLength: 100)
+        })), from: a, origin: nil)
+    }
+
+    private static func checks(in effects: [CoordinatorEffect]) -> [(check: BatchCheck, peer: PeerID)] {
+        effects.sent.compactMap { if case .verifyBatch(let check) = $0.message { (check, $0.peer) } else { nil } }
+    }
+
+    private static func grants(in effects: [CoordinatorEffect]) -> [PublishGrant] {
+        effects.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }
+    }
+
+    private static func good(_ check: BatchCheck, crc: UInt32 = 7) -> CoordinatorEvent {
+        .workerMessage(.verified(VerifyReport(checkID: check.checkID, findings: check.files.map { _ in
+            VerifyFinding(outcome: .decoded, crc: crc, sourceCRC: crc)
+        })), from: b, origin: nil)
+    }
+
+    @Test("a batch goes out, is checked and published as one message each, and the job holds no open file for it")
+    func roundTrip() throws {
+        var (harness, job, batch) = try Self.batchOut()
+        defer { harness.cleanUp() }
+        #expect(batch.files.map { String(decoding: $0.relativePath, as: UTF8.self) } == ["f0", "f1", "f2", "f3"])
+        #expect(batch.files.allSatisfy { $0.size == 1024 })
+        #expect(batch.root == harness.core.jobs[job]?.sourceRoot.bytes)
+        #expect(harness.core.jobs[job]?.open.isEmpty == true)
+        #expect(harness.core.jobs[job]?.batchFiles == 4)
+
+        let answered = harness.handle(Self.answer(batch), at: .milliseconds(1))
+        let checks = Self.checks(in: answered)
+        #expect(checks.count == 1)
+        let check = try #require(checks.first)
+        #expect(check.peer == b, "another principal checks it")
+        #expect(check.check.pieceLengths == [100, 100, 100, 100])
+        #expect(check.check.attempt == batch.attempt && check.check.files == batch.files)
+        #expect(Self.grants(in: answered).isEmpty, "nothing is granted before the check")
+        #expect(harness.core.jobs[job]?.open.isEmpty == true)
+
+        let verdict = harness.handle(Self.good(check.check), at: .milliseconds(2))
+        let grants = Self.grants(in: verdict)
+        #expect(grants.count == 1)
+        let grant = try #require(grants.first)
+        #expect(grant.attempt == batch.attempt && grant.members.map(\.position) == [0, 1, 2, 3])
+        let destination = try #require(harness.core.jobs[job]?.destination)
+        #expect(grant.members.map { BytePath(bytes: $0.output) } == (0..<4).map { BytePath(bytes: destination.appending(BytePath("f\($0)")).bytes + Array(".gz".utf8)) })
+        #expect(harness.core.jobs[job]?.filesFinished == 0)
+
+        let done = harness.handle(.workerMessage(.published(PublishReport(jobID: job.value, itemID: batch.itemID, attempt: batch.attempt, failures: [
+            PublishFailure(position: 3, reason: "output exists"),
+        ])), from: a, origin: nil), at: .milliseconds(3))
+        let failed = done.events(of: job).compactMap { if case .fileFailed(let note) = $0 { note } else { nil } }
+        #expect(failed.map(\.path) == ["f3"])
+        let ended = harness.core.jobs[job]
+        #expect(ended == nil || (ended?.filesFinished == 4 && ended?.filesCompressed == 3 && ended?.bytesOut == 300 && ended?.batchFiles == 0))
+        #expect(ended?.phase != .running, "every file is done")
+    }
+
+    @Test("a verdict that is not good expands the batch: the coordinator checks it file by file with the verifier's word contested")
+    func badVerdictExpands() throws {
+        var (harness, job, batch) = try Self.batchOut()
+        defer { harness.cleanUp() }
+        let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
+        let effects = harness.handle(.workerMessage(.verified(VerifyReport(checkID: check.check.checkID, findings: check.check.files.map { _ in
+            VerifyFinding(outcome: .defect, reason: "garbage")
+        })), from: b, origin: nil), at: .milliseconds(2))
+        let local = effects.compactMap { effect -> VerificationRequest? in
+            if case .check(.answer(let request)) = effect { return request }
+            return nil
+        }
+        #expect(local.count == 1)
+        #expect(local.first?.verdict == .contested(by: b))
+        #expect(local.first?.checks.count == 4)
+        #expect(harness.core.jobs[job]?.open.count == 4, "its files are open files now")
+        #expect(harness.core.jobs[job]?.batchFiles == 0)
+        #expect(Self.grants(in: effects).isEmpty)
+    }
+
+    @Test("a good verdict drawn for an audit goes to a third principal, file by file")
+    func auditExpands() throws {
+        var (harness, job, batch) = try Self.batchOut(audited: true)
+        defer { harness.cleanUp() }
+        harness.register(c, slots: 1, storage: .shared, capabilities: Self.capabilities, pid: 3, at: .milliseconds(1))
+        let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(2))).first)
+        let effects = harness.handle(Self.good(check.check), at: .milliseconds(3))
+        let audits = effects.sent.compactMap { if case .verify(let request) = $0.message { ($0.peer, request) } else { nil } }
+        #expect(audits.count == 1)
+        #expect(audits.first?.0 == c)
+        #expect(audits.first?.1.blocks.count == 4)
+        #expect(Self.grants(in: effects).isEmpty, "not granted before the audit")
+        #expect(harness.core.jobs[job]?.open.count == 4)
+    }
+
+    @Test("an answer naming a file it could not read expands the batch; the per-file rule tries another worker")
+    func failedReadExpands() throws {
+        var (harness, job, batch) = try Self.batchOut()
+        defer { harness.cleanUp() }
+        let effects = harness.handle(Self.answer(batch, failing: 1), at: .milliseconds(1))
+        #expect(Self.checks(in: effects).isEmpty)
+        #expect(harness.core.jobs[job]?.open.count == 4)
+        let again = effects.sent.compactMap { if case .workRef(let work) = $0.message { ($0.peer, work) } else { nil } }
+        #expect(again.first?.0 == b, "the item goes once more, to the other worker, as a bundle")
+        #expect(again.first?.1.blocks.count == 4)
+    }
+
+    @Test("a batch assigned to a worker that does not take batches goes to it as an ordinary bundle")
+    func remoteWorkerExpands() throws {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 16 * 1024
+        var harness = CoreHarness(configuration)
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 4, storage: .shared, capabilities: [WorkerHello.publishCapability])
+        let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024], batches: true)
+        #expect(started.sent.allSatisfy { if case .batch = $0.message { false } else { true } })
+        let work = try #require(started.sent.compactMap { if case .workRef(let work) = $0.message { work } else { nil } }.first)
+        #expect(work.blocks.count == 3)
+        #expect(harness.core.jobs[job]?.open.count == 3)
+    }
+
+    @Test("a worker that leaves holding a batch's grant has a writer publish the same attempt's pieces")
+    func grantTakenOver() throws {
+        var (harness, job, batch) = try Self.batchOut(verify: false)
+        defer { harness.cleanUp() }
+        let answered = harness.handle(Self.answer(batch), at: .milliseconds(1))
+        #expect(Self.grants(in: answered).count == 1, "unchecked: granted at once")
+        let gone = harness.handle(.workerMessage(.goodbye, from: a, origin: nil), at: .milliseconds(2))
+        let members = gone.writes.flatMap { write -> [(spec: OutputSpec, piece: PieceBlock)] in
+            if case .takeOver(let list) = write.command { return list }
+            return []
+        }
+        #expect(members.count == 4)
+        #expect(members.allSatisfy { $0.piece.attempt.value == batch.attempt && $0.piece.item.value == batch.itemID })
+        #expect(Set(members.map(\.piece.position)) == [0, 1, 2, 3])
+        #expect(harness.core.jobs[job]?.open.count == 4)
+    }
+
+    @Test("a verifier that leaves holding a batch's check has it done here, file by file")
+    func verifierLeaves() throws {
+        var (harness, job, batch) = try Self.batchOut()
+        defer { harness.cleanUp() }
+        _ = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
+        let gone = harness.handle(.workerMessage(.goodbye, from: b, origin: nil), at: .milliseconds(2))
+        let local = gone.compactMap { effect -> VerificationRequest? in
+            if case .check(.answer(let request)) = effect { return request }
+            return nil
+        }
+        #expect(local.count == 1 && local.first?.checks.count == 4)
+        #expect(harness.core.jobs[job]?.open.count == 4)
+    }
+}
