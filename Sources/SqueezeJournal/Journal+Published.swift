@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension Journal {
     /// Records a batch of published outputs in one transaction (all or nothing). Upserts by (job, path).
@@ -21,16 +22,36 @@ extension Journal {
                     outputInode = excluded.outputInode,
                     crc = excluded.crc
                 """)
+            // Bound with SQLite's own calls: GRDB's arguments box every value, which cost more
+            // than the insert itself (profiled: a million files' rows, about 1.3 µs each).
+            let statement = upsert.sqliteStatement
             for file in files {
-                try upsert.execute(arguments: [
-                    Int64(bitPattern: file.job), Data(file.path),
+                sqlite3_reset(statement)
+                sqlite3_bind_int64(statement, 1, Int64(bitPattern: file.job))
+                let bound = file.path.withUnsafeBytes { path in
+                    path.isEmpty ? sqlite3_bind_zeroblob(statement, 2, 0)
+                        : sqlite3_bind_blob(statement, 2, path.baseAddress, Int32(path.count), Self.transient)
+                }
+                guard bound == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: bound), message: "binding a path") }
+                let values = [
                     Int64(bitPattern: file.sourceSize), file.sourceModifiedSeconds, file.sourceModifiedNanoseconds,
                     Int64(bitPattern: file.sourceDevice), Int64(bitPattern: file.sourceInode),
                     Int64(bitPattern: file.outputSize), Int64(bitPattern: file.outputInode), Int64(file.crc),
-                ])
+                ]
+                for (offset, value) in values.enumerated() { sqlite3_bind_int64(statement, Int32(3 + offset), value) }
+                let stepped = sqlite3_step(statement)
+                guard stepped == SQLITE_DONE else {
+                    let message = sqlite3_errmsg(db.sqliteConnection).map { String(cString: $0) }
+                    sqlite3_reset(statement)
+                    throw DatabaseError(resultCode: ResultCode(rawValue: stepped), message: message)
+                }
             }
+            sqlite3_reset(statement)
         }
     }
+
+    /// SQLite copies a bound value it is given with this destructor before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Every published output of `job`, keyed by the file's relative path bytes.
     public func publishedFiles(of job: UInt64) throws -> [[UInt8]: PublishedFile] {

@@ -25,7 +25,7 @@ public final class FrameBytes: @unchecked Sendable {
     }
 
     /// The first byte; nil only when `count` is 0.
-    private let base: UnsafeMutableRawPointer?
+    @usableFromInline let base: UnsafeMutableRawPointer?
     /// How many bytes are valid from `base`.
     public let count: Int
     private let origin: Origin
@@ -70,7 +70,9 @@ public final class FrameBytes: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the bytes; the pointer must not escape it.
+    /// Runs `body` with the bytes; the pointer must not escape it. Inlinable: decoders read
+    /// every field through it, and an unspecialized generic call costs a metadata lookup each.
+    @inlinable
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }

@@ -6,12 +6,13 @@ import Glibc
 /// A collection of its bytes, so small frames read like arrays (`Array(frame)`, `frame[0]`);
 /// bulk code uses `withUnsafeBytes`. Equal frames hold equal bytes, whatever their storage.
 public struct ZMQFrame: Sendable {
-    private enum Storage: Sendable {
+    @usableFromInline
+    enum Storage: Sendable {
         case array([UInt8])
         case shared(FrameBytes, offset: Int, count: Int)
     }
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     /// A frame holding `bytes` (copied into a libzmq message when sent).
     public init(_ bytes: [UInt8]) {
@@ -37,7 +38,9 @@ public struct ZMQFrame: Sendable {
         return (bytes, offset)
     }
 
-    /// Runs `body` with the frame's bytes; the pointer must not escape it.
+    /// Runs `body` with the frame's bytes; the pointer must not escape it. Inlinable, so a
+    /// decoder reading field by field gets a specialized call, not a generic one per field.
+    @inlinable
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         switch storage {
         case .array(let array):
