@@ -25,7 +25,7 @@ extension CoordinatorCore {
         guard jobs[key.job]?.items[key.item]?.files != nil else { return false }
         guard jobs[key.job]?.state == .running, takesBatches(assignment.worker, job: key.job), let worker = workers[assignment.worker],
               var job = jobs.removeValue(forKey: key.job) else {
-            _ = jobs[key.job]?.expand(key.item)
+            expandBatch(key)
             return false
         }
         defer { jobs[key.job] = job }
@@ -53,7 +53,7 @@ extension CoordinatorCore {
         guard let files = jobs[key.job]?.items[key.item]?.files, case .accepted = scheduler.verdict(key, from: peer),
               let given = jobs[key.job]?.attempts[key.item]?[peer], given.value == result.attempt else { return nil }
         guard result.pieces.count == files.count, zip(files, result.pieces).allSatisfy({ Self.isClean($1, of: $0) }) else {
-            _ = jobs[key.job]?.expand(key.item)
+            expandBatch(key)
             return nil
         }
         guard jobs[key.job]?.state == .running else {
@@ -70,6 +70,15 @@ extension CoordinatorCore {
             grantBatch(key, worker: peer, attempt: given, pieces: result.pieces)
         }
         return true
+    }
+
+    /// Turns batch `key` into an ordinary bundle (counted); returns its blocks, nil when it is
+    /// not a batch.
+    @discardableResult
+    mutating func expandBatch(_ key: ItemKey) -> [BlockRef]? {
+        guard let refs = jobs[key.job]?.expand(key.item) else { return nil }
+        metrics.batchesExpanded.increment()
+        return refs
     }
 
     /// Whether `piece` can be file `file`'s whole member: no failure, its length, and a size a
@@ -144,7 +153,7 @@ extension CoordinatorCore {
     /// Expands a batch whose answer is accepted and goes on with it as a bundle's: checked
     /// (`locally`, or by a verifier), with `verdict` so far, or handed on when unchecked.
     mutating func expandAnswer(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport], verdict: VerifierVerdict, locally: Bool) {
-        guard let refs = jobs[key.job]?.expand(key.item), let workspace = jobs[key.job]?.workspace.path else { return }
+        guard let refs = expandBatch(key), let workspace = jobs[key.job]?.workspace.path else { return }
         let blocks: [PendingBlock?] = pieces.enumerated().map { position, piece in
             .piece(PieceBlock(
                 path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: attempt.value, position: position),
@@ -236,6 +245,7 @@ extension CoordinatorCore {
         metrics.inputBytes.increment(by: bytesIn)
         metrics.outputBytes.increment(by: bytesOut)
         metrics.outputsPublishedByWorkers.increment(by: published)
+        metrics.batchesPublished.increment()
         retire(key, in: &job)
         jobs[key.job] = job
         if !done.isEmpty { emit(to: key.job, .filesDone(FilesDone(files: done))) }
@@ -248,7 +258,7 @@ extension CoordinatorCore {
     /// (its files become open files whose blocks wait for the writer).
     mutating func members(of grant: GrantInFlight, key: ItemKey) -> [(spec: OutputSpec, piece: PieceBlock)] {
         guard let pieces = grant.batchPieces else { return grant.members }
-        guard let refs = jobs[key.job]?.expand(key.item), let job = jobs[key.job] else { return [] }
+        guard let refs = expandBatch(key), let job = jobs[key.job] else { return [] }
         jobs[key.job]?.unwritten[key.item] = Set(refs)
         var members: [(spec: OutputSpec, piece: PieceBlock)] = []
         for (position, (ref, piece)) in zip(refs, pieces).enumerated() {

@@ -73,7 +73,7 @@ extension CoordinatorCore {
     /// Fails the files of an item given up, and settles it.
     mutating func failFiles(of key: ItemKey, reason: String) {
         // A batch's files are failed one by one, as open files.
-        _ = jobs[key.job]?.expand(key.item)
+        expandBatch(key)
         let blocks = jobs[key.job].map { $0.sentBlocks[key.item] ?? $0.items[key.item]?.blocks ?? [] } ?? []
         settle(key)
         guard jobs[key.job]?.state == .running else { return }

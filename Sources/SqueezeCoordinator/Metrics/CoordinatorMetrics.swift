@@ -32,6 +32,10 @@ public struct CoordinatorMetrics: Sendable {
     let outputsPublishedByWorkers: Counter
     /// `publish` grants a writer finished instead of their worker (it left, or took too long).
     let grantsTakenOver: Counter
+    /// Batches published whole: dispatched, checked and granted as one message each.
+    let batchesPublished: Counter
+    /// Batches turned into ordinary bundles (`JobRecord.expand`): handled file by file.
+    let batchesExpanded: Counter
     /// Answers dropped because their item was answered already or their job had ended.
     let lateResults: Counter
     /// Malformed or unexpected messages dropped.
@@ -82,6 +86,8 @@ public struct CoordinatorMetrics: Sendable {
         lateResults = Counter(label: "squeeze_late_results_total", factory: factory)
         outputsPublishedByWorkers = Counter(label: "squeeze_outputs_published_by_workers_total", factory: factory)
         grantsTakenOver = Counter(label: "squeeze_publish_grants_taken_over_total", factory: factory)
+        batchesPublished = Counter(label: "squeeze_batches_published_total", factory: factory)
+        batchesExpanded = Counter(label: "squeeze_batches_expanded_total", factory: factory)
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)
         refusedStitches = Counter(label: "squeeze_refused_stitches_total", factory: factory)

@@ -150,7 +150,7 @@ struct PublishingScenarioTests {
 
     @Test("with publishing by workers off, the members go to the writers as before")
     func turnedOff() throws {
-        var (harness, _, _, effects) = try Self.grantedBundle { $0.workersPublish = false }
+        let (harness, _, _, effects) = try Self.grantedBundle { $0.workersPublish = false }
         defer { harness.cleanUp() }
         #expect(Self.grants(in: effects).isEmpty)
         let members = effects.writes.flatMap { write -> [(spec: OutputSpec, piece: PieceBlock)] in
