@@ -51,6 +51,10 @@ public struct ClusterStatus: Codable, Sendable, Equatable {
     public var stitchChecksByCoordinator: Int?
     /// Stitches given up because a segment held other bytes than its pieces, since start.
     public var refusedStitches: Int?
+    /// Batches published whole (one `batch`, `verifyBatch` and `publish` each), and batches
+    /// expanded into bundles handled file by file, since start; nil from coordinators before batches.
+    public var batchesPublished: Int?
+    public var batchesExpanded: Int?
 
     /// Creates a status.
     public init(

@@ -279,6 +279,10 @@ struct ClusterTests {
         try TestCorpus.make(at: tree.path("data/src/huge"), files: 1, bytesPerFile: 12 << 20)
         var data = TestData(seed: 11)
         for index in 0..<40 { try tree.write("data/src/small/f\(index).txt", data.text(500 + index * 97)) }
+        // Nested folders, odd names and an empty folder, in batches as much as in bundles.
+        for index in 0..<30 { try tree.write("data/src/small/deep er/ü \(index)/-x \(index).txt", data.text(300 + index * 31)) }
+        try tree.write("data/src/small/\u{1F600} emoji", data.text(1000))
+        try FileManager.default.createDirectory(atPath: tree.path("data/src/small/empty folder"), withIntermediateDirectories: true)
         try tree.write("data/src/empty", [])
         let options = ["--block-size", "256K", "--json", "--level", level]
         let reference = try SqueezeBinary.run(["compress", tree.path("data/src"), "-o", tree.path("data/reference"), "--storage", "remote"] + options)
@@ -315,6 +319,9 @@ struct ClusterTests {
         let checked = try shared.status()
         #expect(((checked.stitchChecksByWorkers ?? 0) > 0) == (level != "0") && checked.refusedStitches == 0, "\(checked)")
         #expect(try shared.status().workers.allSatisfy { $0.storage == "auto" && $0.itemsDone > 0 })
+        // The small files went as batches: each published whole, or expanded for a rule.
+        #expect((checked.batchesPublished ?? 0) + (checked.batchesExpanded ?? 0) > 0, "\(checked)")
+        #expect((checked.batchesPublished ?? 0) > 0 || level == "0", "\(checked)")
 
         let mixed = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: segments)
         try mixed.addWorker(id: "sees-files")

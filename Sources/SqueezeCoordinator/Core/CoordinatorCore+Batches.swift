@@ -78,6 +78,7 @@ extension CoordinatorCore {
     mutating func expandBatch(_ key: ItemKey) -> [BlockRef]? {
         guard let refs = jobs[key.job]?.expand(key.item) else { return nil }
         metrics.batchesExpanded.increment()
+        batchesExpanded += 1
         return refs
     }
 
@@ -246,6 +247,7 @@ extension CoordinatorCore {
         metrics.outputBytes.increment(by: bytesOut)
         metrics.outputsPublishedByWorkers.increment(by: published)
         metrics.batchesPublished.increment()
+        batchesPublished += 1
         retire(key, in: &job)
         jobs[key.job] = job
         if !done.isEmpty { emit(to: key.job, .filesDone(FilesDone(files: done))) }

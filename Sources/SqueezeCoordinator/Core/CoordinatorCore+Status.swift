@@ -38,6 +38,8 @@ extension CoordinatorCore {
         status.stitchChecksByWorkers = verification.segmentsCheckedByWorkers
         status.stitchChecksByCoordinator = verification.segmentsCheckedLocally
         status.refusedStitches = verification.refusedStitches
+        status.batchesPublished = batchesPublished
+        status.batchesExpanded = batchesExpanded
         if let authorized = configuration.security?.authorized {
             status.authorizedKeys = authorized.count
             status.refusedConnections = authorized.refusedCount

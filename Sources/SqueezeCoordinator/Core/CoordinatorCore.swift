@@ -61,6 +61,9 @@ struct CoordinatorCore {
     var malformedMessages = 0 {
         didSet { metrics.malformedMessages.increment(by: max(0, malformedMessages - oldValue)) }
     }
+    /// Batches published whole, and batches expanded into bundles, since start (for `status`).
+    var batchesPublished = 0
+    var batchesExpanded = 0
     /// Results dropped because their item was already done or their job had ended.
     var lateResults = 0 {
         didSet { metrics.lateResults.increment(by: max(0, lateResults - oldValue)) }
