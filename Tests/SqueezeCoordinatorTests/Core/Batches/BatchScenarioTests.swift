@@ -1,5 +1,6 @@
 import Foundation
 import SqueezeIO
+import SqueezeJournal
 import SqueezeProtocol
 import Testing
 @testable import SqueezeCoordinator
@@ -14,7 +15,7 @@ struct BatchScenarioTests {
     /// Workers `a` and `b` (shared, taking batches, independent), a job of four 1 KiB files in
     /// one batch, out to `a`.
     private static func batchOut(
-        verify: Bool = true, audited: Bool = false, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
+        verify: Bool = true, audited: Bool = false, fileEvents: Bool = false, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
     ) throws -> (harness: CoreHarness, job: JobID, batch: BatchAssignment) {
         var configuration = CoreHarness.configuration()
         configuration.itemBytes = 16 * 1024
@@ -22,7 +23,7 @@ struct BatchScenarioTests {
         var harness = CoreHarness(configuration, rolls: FixedRolls(value: audited ? 0 : 1))
         harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
         harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
-        let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024, 1024], verify: verify, batches: true)
+        let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024, 1024], verify: verify, fileEvents: fileEvents, batches: true)
         let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
         #expect(started.sent.allSatisfy { if case .workRef = $0.message { false } else { true } }, "no reference per file")
         let batch = try #require(batches.first)
@@ -178,5 +179,50 @@ struct BatchScenarioTests {
         }
         #expect(local.count == 1 && local.first?.checks.count == 4)
         #expect(harness.core.jobs[job]?.open.count == 4)
+    }
+
+    @Test("a client that asked for file events gets one filesDone naming every published file of the batch")
+    func fileEvents() throws {
+        var (harness, job, batch) = try Self.batchOut(verify: false, fileEvents: true)
+        defer { harness.cleanUp() }
+        harness.handle(Self.answer(batch), at: .milliseconds(1))
+        let done = harness.handle(.workerMessage(.published(PublishReport(jobID: job.value, itemID: batch.itemID, attempt: batch.attempt, failures: [])),
+                                                 from: a, origin: nil), at: .milliseconds(2))
+        let events = done.events(of: job).compactMap { if case .filesDone(let files) = $0 { files } else { nil } }
+        #expect(events.count == 1)
+        #expect(events.first?.files.map(\.path) == ["f0", "f1", "f2", "f3"])
+        #expect(events.first?.files.allSatisfy { $0.bytesIn == 1024 && $0.bytesOut == 100 } == true)
+    }
+
+    @Test("with a journal a batch's files are recorded before its grant leaves; a record that fails fails them and the job")
+    func journaledFirst() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-batch-journal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = try Journal(path: folder + "/journal.sqlite")
+        for outcome in ["recorded", "refused"] {
+            var (harness, job, batch) = try Self.batchOut(verify: false) { $0.journal = journal }
+            defer { harness.cleanUp() }
+            let effects = harness.handle(Self.answer(batch), at: .milliseconds(1))
+            #expect(Self.grants(in: effects).isEmpty, "nothing is granted before the journal has it")
+            let records = effects.compactMap { effect -> (ItemKey, [PublishedFile])? in
+                if case .journal(.granted(let key, let files)) = effect { return (key, files) }
+                return nil
+            }
+            let (key, files) = try #require(records.first)
+            #expect(records.count == 1 && key == ItemKey(job: job, item: ItemID(batch.itemID)))
+            #expect(files.map { String(decoding: $0.path, as: UTF8.self) } == ["f0", "f1", "f2", "f3"])
+            #expect(files.allSatisfy { $0.outputInode == 0 && $0.crc == 7 && $0.outputSize == 100 && $0.sourceSize == 1024 })
+            if outcome == "recorded" {
+                let sent = harness.handle(.grantRecorded(key, failure: nil), at: .milliseconds(2))
+                #expect(Self.grants(in: sent).map(\.attempt) == [batch.attempt])
+                #expect(harness.core.jobs[job]?.open.isEmpty == true)
+            } else {
+                let failed = harness.handle(.grantRecorded(key, failure: "journal: disk full"), at: .milliseconds(2))
+                #expect(Self.grants(in: failed).isEmpty)
+                #expect(failed.events(of: job).filter { if case .fileFailed = $0 { true } else { false } }.count == 4)
+                #expect(harness.core.jobs[job]?.phase.isRunning == false, "the job fails naming the journal")
+            }
+        }
     }
 }
