@@ -44,7 +44,7 @@ struct CompressCommand: AsyncParsableCommand {
     @Flag(help: "Keep no journal in DEST while the job runs (a killed run then cannot be resumed).")
     var noJournal = false
 
-    @Option(help: "How the in-process workers reach the files: auto (they read and write them, found by a probe), shared, or remote (every block passes through the coordinator, as over a network).")
+    @Option(help: "How the in-process workers reach the files: auto or shared (they read and write them: they are the coordinator's own process, so no probe is needed), or remote (every block passes through the coordinator, as over a network).")
     var storage: StorageMode = .auto
 
     @Flag(help: "One JSON event per line on stdout.")
@@ -134,7 +134,9 @@ struct CompressCommand: AsyncParsableCommand {
             for _ in 0..<workers {
                 group.addTask {
                     var worker = WorkerConfiguration(coordinator: address, slots: 1)
-                    worker.storage = storage
+                    // In-process workers are the coordinator's own process: they see its very
+                    // files, so a probe could only say yes; "auto" skips its round trips.
+                    worker.storage = storage == .auto ? .shared : storage
                     await Worker(configuration: worker, context: context).run()
                     return nil
                 }
