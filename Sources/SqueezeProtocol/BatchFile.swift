@@ -1,3 +1,5 @@
+import SqueezeGzip
+
 /// One file of a `batch` or `verifyBatch`: where it is below the batch's root and what the
 /// scan saw of it. The file is one block: its output is one whole gzip member.
 public struct BatchFile: Sendable, Equatable {
@@ -41,5 +43,11 @@ extension BatchFile {
     public var name: [UInt8] {
         guard let slash = relativePath.lastIndex(of: UInt8(ascii: "/")) else { return relativePath }
         return Array(relativePath[(slash + 1)...])
+    }
+
+    /// The gzip header of its member: its name and mtime, as `gzip` writes them (and as the
+    /// coordinator writes a one-block file's), with `level`'s XFL.
+    public func memberHeader(level: Int) -> [UInt8] {
+        GzipHeader(fileName: name, modificationTime: UInt32(clamping: modifiedSeconds), level: level).encoded()
     }
 }

@@ -42,10 +42,3 @@ extension BatchCheck {
         return VerifyRequest(checkID: checkID, jobID: jobID, itemID: itemID, blocks: blocks)
     }
 }
-
-extension BatchFile {
-    /// The gzip header of its member: its name and mtime, as `gzip` writes them.
-    func memberHeader(level: Int) -> [UInt8] {
-        GzipHeader(fileName: name, modificationTime: UInt32(clamping: modifiedSeconds), level: level).encoded()
-    }
-}

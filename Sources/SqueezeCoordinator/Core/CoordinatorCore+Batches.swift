@@ -97,10 +97,16 @@ extension CoordinatorCore {
             candidate.canVerify = candidate.canVerify && workers[candidate.id]?.hello.capabilities?.contains(WorkerHello.verifyCapability) == true
             return candidate
         }
-        guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files,
-              let job = jobs[key.job],
-              let verifier = VerifierChoice.choose(among: candidates, compressor: peer, byReference: true, independentOf: [compressor]) else {
+        guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files, let job = jobs[key.job] else {
             expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
+            return
+        }
+        guard let verifier = VerifierChoice.choose(among: candidates, compressor: peer, byReference: true, independentOf: [compressor]) else {
+            if VerifierChoice.lacksIndependence(among: candidates, compressor: peer, byReference: true) {
+                verification.checkedForIndependence += 1
+                metrics.checksForIndependence.increment()
+            }
+            checkBatchLocally(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none)
             return
         }
         let id = verification.nextCheckID
@@ -128,14 +134,14 @@ extension CoordinatorCore {
             report.findings, claims: pending.pieces.map(\.crc), byReference: Array(repeating: true, count: pending.pieces.count))
         switch reading {
         case .good where verification.audit.shouldAudit(roll: rolls.next()):
-            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(peer), locally: false)
+            audit(pending, vouchedBy: peer)
         case .good:
             recordVouching([pending.worker, peer], job: key.job)
             grantBatch(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces)
         case .bad:
-            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .contested(by: peer), locally: true)
+            checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .contested(by: peer))
         case .unreadable:
-            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .none, locally: true)
+            checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .none)
         }
         pump()
     }
@@ -147,7 +153,63 @@ extension CoordinatorCore {
             verification.batches.removeValue(forKey: id)
             if gone == nil { markLate(check.verifier) }
             guard jobs[check.item.job]?.state == .running else { continue }
-            expandAnswer(check.item, worker: check.worker, attempt: check.attempt, pieces: check.pieces, verdict: .none, locally: true)
+            checkBatchLocally(check.item, worker: check.worker, attempt: check.attempt, pieces: check.pieces, verdict: .none)
+        }
+    }
+
+    /// A good verdict drawn for an audit: a verifier of a third principal checks it file by file
+    /// (the batch expanded: rare, it takes three principals); with none, the coordinator checks
+    /// the batch itself.
+    mutating func audit(_ pending: PendingBatchCheck, vouchedBy verifier: PeerID) {
+        let key = pending.item
+        let candidates = verifierCandidates(job: key.job)
+        let vouchers = [pending.worker, verifier].compactMap { workers[$0]?.principal }
+        if vouchers.count == 2, VerifierChoice.choose(
+            among: candidates, compressor: pending.worker, byReference: true, independentOf: vouchers, excluding: [verifier]) != nil {
+            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier), locally: false)
+            return
+        }
+        verification.auditsLocally += 1
+        checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier))
+    }
+
+    /// The coordinator checks a batch's answer itself, on its checking threads, as a batch.
+    mutating func checkBatchLocally(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport], verdict: VerifierVerdict) {
+        guard started, let job = jobs[key.job], let files = job.items[key.item]?.files else {
+            expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: verdict, locally: true)
+            return
+        }
+        verification.checkedLocally += 1
+        outbox.append(.check(.batch(BatchLocalCheck(
+            item: key, worker: peer, attempt: attempt, pieces: pieces, files: files, sourceRoot: job.sourceRoot,
+            workspace: job.workspace.path, headerLevel: job.request.level, verdict: verdict))))
+    }
+
+    /// The coordinator's check of a batch is done. Good: the batch is granted (a verifier that
+    /// called it bad gets a strike). A defect: the batch is expanded and the answer refused
+    /// as a bundle's would be (a strike for its worker, a caught collusion after an audit).
+    mutating func batchChecked(_ check: BatchLocalCheck, defect: BlockDefect?) {
+        let key = check.item
+        guard jobs[key.job]?.state == .running, jobs[key.job]?.items[key.item]?.files != nil else { return }
+        defer { pump() }
+        guard let defect else {
+            if case .contested(let verifier) = check.verdict { strike(verifier, reason: "it called a good answer bad") }
+            grantBatch(key, worker: check.worker, attempt: check.attempt, pieces: check.pieces)
+            return
+        }
+        guard let refs = expandBatch(key), let workspace = jobs[key.job]?.workspace.path,
+              var request = pieceVerification(Self.pieceBlocks(check.pieces, item: key, attempt: check.attempt, in: workspace),
+                                              item: key, from: check.worker, expected: refs) else { return }
+        request.verdict = check.verdict
+        checked(request, defect: defect)
+    }
+
+    /// An accepted batch answer's pieces, as a bundle's pending blocks.
+    static func pieceBlocks(_ pieces: [PieceReport], item key: ItemKey, attempt: AttemptID, in workspace: BytePath) -> [PendingBlock?] {
+        pieces.enumerated().map { position, piece in
+            .piece(PieceBlock(
+                path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: attempt.value, position: position),
+                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, item: key.item, attempt: attempt, position: position))
         }
     }
 
@@ -155,11 +217,7 @@ extension CoordinatorCore {
     /// (`locally`, or by a verifier), with `verdict` so far, or handed on when unchecked.
     mutating func expandAnswer(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport], verdict: VerifierVerdict, locally: Bool) {
         guard let refs = expandBatch(key), let workspace = jobs[key.job]?.workspace.path else { return }
-        let blocks: [PendingBlock?] = pieces.enumerated().map { position, piece in
-            .piece(PieceBlock(
-                path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: attempt.value, position: position),
-                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, item: key.item, attempt: attempt, position: position))
-        }
+        let blocks = Self.pieceBlocks(pieces, item: key, attempt: attempt, in: workspace)
         guard checksResults(of: key.job) else {
             hand(key, expected: refs, blocks: blocks, from: peer)
             return
@@ -262,12 +320,11 @@ extension CoordinatorCore {
         guard let pieces = grant.batchPieces else { return grant.members }
         guard let refs = expandBatch(key), let job = jobs[key.job] else { return [] }
         jobs[key.job]?.unwritten[key.item] = Set(refs)
+        let blocks = Self.pieceBlocks(pieces, item: key, attempt: grant.attempt, in: job.workspace.path)
         var members: [(spec: OutputSpec, piece: PieceBlock)] = []
-        for (position, (ref, piece)) in zip(refs, pieces).enumerated() {
-            guard let file = job.open[ref.file]?.plan else { continue }
-            members.append((spec(of: file, in: job), PieceBlock(
-                path: JobWorkspace.piecePath(in: job.workspace.path, item: key.item.value, attempt: grant.attempt.value, position: position),
-                crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, item: key.item, attempt: grant.attempt, position: position)))
+        for (ref, block) in zip(refs, blocks) {
+            guard let file = job.open[ref.file]?.plan, case .piece(let piece)? = block else { continue }
+            members.append((spec(of: file, in: job), piece))
         }
         return members
     }

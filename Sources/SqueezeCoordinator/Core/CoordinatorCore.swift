@@ -143,6 +143,8 @@ struct CoordinatorCore {
             workspaceRemoved(id)
         case .answerChecked(let request, let defect):
             checked(request, defect: defect)
+        case .batchChecked(let check, let defect):
+            batchChecked(check, defect: defect)
         case .segmentChecked(let check, let finding):
             segmentChecked(check, finding: finding)
         case .outputsRechecked(let id, let outcome):

@@ -42,6 +42,8 @@ enum CoordinatorEvent: Sendable {
     case workspaceRemoved(JobID)
     /// The coordinator's own check of an answer is done.
     case answerChecked(VerificationRequest, BlockDefect?)
+    /// The coordinator's own check of a batch's answer is done.
+    case batchChecked(BatchLocalCheck, BlockDefect?)
     /// The coordinator's own check of a stitched segment is done.
     case segmentChecked(SegmentCheck, SegmentFinding)
     /// The coordinator's pass over job `id`'s outputs after a caught collusion is done.

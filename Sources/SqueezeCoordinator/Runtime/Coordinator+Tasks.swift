@@ -333,6 +333,9 @@ extension Coordinator {
             guard let outcome = try? await verifyPool.run({ ResultChecker.check(checks) }) else { return }
             request.recordStoredCRCs(outcome.storedCRCs)
             await handle(.answerChecked(request, outcome.defect))
+        case .batch(let check):
+            guard let outcome = try? await verifyPool.run({ ResultChecker.check(check.checks()) }) else { return }
+            await handle(.batchChecked(check, outcome.defect))
         case .segment(let check):
             guard let finding = try? await verifyPool.run({ SegmentChecker.check(check) }) else { return }
             await handle(.segmentChecked(check, finding))

@@ -1,4 +1,5 @@
 import Foundation
+import SqueezeGzip
 import SqueezeIO
 import SqueezeJournal
 import SqueezeProtocol
@@ -89,24 +90,80 @@ struct BatchScenarioTests {
         #expect(ended?.phase != .running, "every file is done")
     }
 
-    @Test("a verdict that is not good expands the batch: the coordinator checks it file by file with the verifier's word contested")
-    func badVerdictExpands() throws {
+    private static func localChecks(in effects: [CoordinatorEffect]) -> [BatchLocalCheck] {
+        effects.compactMap { effect -> BatchLocalCheck? in
+            if case .check(.batch(let check)) = effect { return check }
+            return nil
+        }
+    }
+
+    @Test("a verdict of bad is checked here as a batch: good, the verifier gets a strike and the batch is granted")
+    func badVerdictCheckedHere() throws {
         var (harness, job, batch) = try Self.batchOut()
         defer { harness.cleanUp() }
         let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
         let effects = harness.handle(.workerMessage(.verified(VerifyReport(checkID: check.check.checkID, findings: check.check.files.map { _ in
             VerifyFinding(outcome: .defect, reason: "garbage")
         })), from: b, origin: nil), at: .milliseconds(2))
-        let local = effects.compactMap { effect -> VerificationRequest? in
-            if case .check(.answer(let request)) = effect { return request }
-            return nil
-        }
-        #expect(local.count == 1)
-        #expect(local.first?.verdict == .contested(by: b))
-        #expect(local.first?.checks.count == 4)
-        #expect(harness.core.jobs[job]?.open.count == 4, "its files are open files now")
-        #expect(harness.core.jobs[job]?.batchFiles == 0)
+        let local = try #require(Self.localChecks(in: effects).first)
+        #expect(local.verdict == .contested(by: b))
+        #expect(local.checks().count == 4)
+        #expect(harness.core.jobs[job]?.open.isEmpty == true, "still a batch")
         #expect(Self.grants(in: effects).isEmpty)
+        let strikes = harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: b))
+        let checked = harness.handle(.batchChecked(local, nil), at: .milliseconds(3))
+        #expect(harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: b)) == strikes + 1)
+        #expect(Self.grants(in: checked).map(\.attempt) == [batch.attempt])
+    }
+
+    @Test("a defect the coordinator's own check finds expands the batch and refuses the answer: its worker gets a strike, the item goes again")
+    func defectFoundHere() throws {
+        var (harness, job, batch) = try Self.batchOut()
+        defer { harness.cleanUp() }
+        let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
+        let effects = harness.handle(.workerMessage(.verified(VerifyReport(checkID: check.check.checkID, findings: check.check.files.map { _ in
+            VerifyFinding(outcome: .unreadable, reason: "gone")
+        })), from: b, origin: nil), at: .milliseconds(2))
+        let local = try #require(Self.localChecks(in: effects).first)
+        #expect(local.verdict == .none)
+        let strikes = harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: a))
+        let refused = harness.handle(.batchChecked(local, BlockDefect("block 2: garbage")), at: .milliseconds(3))
+        #expect(harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: a)) == strikes + 1)
+        #expect(harness.core.jobs[job]?.open.count == 4, "expanded into a bundle")
+        #expect(Self.grants(in: refused).isEmpty)
+        let again = refused.sent.compactMap { if case .workRef(let work) = $0.message { ($0.peer, work) } else { nil } }
+        #expect(again.first?.0 == b && again.first?.1.blocks.count == 4, "the bundle goes to the other worker")
+    }
+
+    @Test("with one principal the coordinator checks each batch itself, as a batch, and grants it")
+    func onePrincipal() throws {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 16 * 1024
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 4, storage: .shared, capabilities: Self.capabilities, pid: 1)
+        let (job, started) = try harness.startJob(sizes: [1024, 1024, 1024], verify: true, batches: true)
+        let batch = try #require(started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }.first)
+        let answered = harness.handle(Self.answer(batch), at: .milliseconds(1))
+        #expect(Self.checks(in: answered).isEmpty)
+        let local = try #require(Self.localChecks(in: answered).first)
+        #expect(local.verdict == .none && local.files.count == 3)
+        #expect(harness.core.jobs[job]?.open.isEmpty == true)
+        let checked = harness.handle(.batchChecked(local, nil), at: .milliseconds(2))
+        #expect(Self.grants(in: checked).count == 1)
+    }
+
+    @Test("a good verdict drawn for an audit, with no third principal, is audited here as a batch")
+    func auditHere() throws {
+        var (harness, job, batch) = try Self.batchOut(audited: true)
+        defer { harness.cleanUp() }
+        let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
+        let effects = harness.handle(Self.good(check.check), at: .milliseconds(2))
+        let local = try #require(Self.localChecks(in: effects).first)
+        #expect(local.verdict == .audited(b))
+        #expect(Self.grants(in: effects).isEmpty, "not granted before the audit")
+        #expect(harness.core.jobs[job]?.open.isEmpty == true)
+        #expect(Self.grants(in: harness.handle(.batchChecked(local, nil), at: .milliseconds(3))).count == 1)
     }
 
     @Test("a good verdict drawn for an audit goes to a third principal, file by file")
@@ -167,18 +224,15 @@ struct BatchScenarioTests {
         #expect(harness.core.jobs[job]?.open.count == 4)
     }
 
-    @Test("a verifier that leaves holding a batch's check has it done here, file by file")
+    @Test("a verifier that leaves holding a batch's check has it done here, as a batch")
     func verifierLeaves() throws {
         var (harness, job, batch) = try Self.batchOut()
         defer { harness.cleanUp() }
         _ = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
         let gone = harness.handle(.workerMessage(.goodbye, from: b, origin: nil), at: .milliseconds(2))
-        let local = gone.compactMap { effect -> VerificationRequest? in
-            if case .check(.answer(let request)) = effect { return request }
-            return nil
-        }
-        #expect(local.count == 1 && local.first?.checks.count == 4)
-        #expect(harness.core.jobs[job]?.open.count == 4)
+        let local = Self.localChecks(in: gone)
+        #expect(local.count == 1 && local.first?.files.count == 4)
+        #expect(harness.core.jobs[job]?.open.isEmpty == true)
     }
 
     @Test("a client that asked for file events gets one filesDone naming every published file of the batch")
