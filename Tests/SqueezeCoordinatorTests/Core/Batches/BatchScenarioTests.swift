@@ -45,6 +45,13 @@ struct BatchScenarioTests {
         effects.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }
     }
 
+    /// `b`'s verdict on `check`: the same outcome for every file.
+    private static func verdict(_ check: BatchCheck, _ outcome: VerifyOutcome, reason: String) -> CoordinatorEvent {
+        .workerMessage(.verified(VerifyReport(checkID: check.checkID, findings: check.files.map { _ in
+            VerifyFinding(outcome: outcome, reason: reason)
+        })), from: b, origin: nil)
+    }
+
     private static func good(_ check: BatchCheck, crc: UInt32 = 7) -> CoordinatorEvent {
         .workerMessage(.verified(VerifyReport(checkID: check.checkID, findings: check.files.map { _ in
             VerifyFinding(outcome: .decoded, crc: crc, sourceCRC: crc)
@@ -102,9 +109,7 @@ struct BatchScenarioTests {
         var (harness, job, batch) = try Self.batchOut()
         defer { harness.cleanUp() }
         let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
-        let effects = harness.handle(.workerMessage(.verified(VerifyReport(checkID: check.check.checkID, findings: check.check.files.map { _ in
-            VerifyFinding(outcome: .defect, reason: "garbage")
-        })), from: b, origin: nil), at: .milliseconds(2))
+        let effects = harness.handle(Self.verdict(check.check, .defect, reason: "garbage"), at: .milliseconds(2))
         let local = try #require(Self.localChecks(in: effects).first)
         #expect(local.verdict == .contested(by: b))
         #expect(local.checks().count == 4)
@@ -121,9 +126,7 @@ struct BatchScenarioTests {
         var (harness, job, batch) = try Self.batchOut()
         defer { harness.cleanUp() }
         let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
-        let effects = harness.handle(.workerMessage(.verified(VerifyReport(checkID: check.check.checkID, findings: check.check.files.map { _ in
-            VerifyFinding(outcome: .unreadable, reason: "gone")
-        })), from: b, origin: nil), at: .milliseconds(2))
+        let effects = harness.handle(Self.verdict(check.check, .unreadable, reason: "gone"), at: .milliseconds(2))
         let local = try #require(Self.localChecks(in: effects).first)
         #expect(local.verdict == .none)
         let strikes = harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: a))
