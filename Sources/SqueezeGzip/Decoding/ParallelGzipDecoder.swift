@@ -14,6 +14,13 @@ import CZlib
 /// with the window before it, as a single stream would. The member's CRC-32 and length are
 /// checked as ever; what follows the member (more members, zero padding) is decoded as one
 /// stream. The marker is found by search, not trusted: a false one only costs a chunk's work.
+///
+/// A member that carries Squeeze's offset table (`GzipOffsetTable`) is cut at its restart
+/// points instead of searching: no guess, and level 1's primed blocks restart there too. The
+/// table is proven the same way (each chunk must start where the one before ended between
+/// blocks, and must decode alone), and besides, every chunk but the last must give exactly its
+/// spans' bytes. A table that fails any of this is reported in `Tally.tableDefect`; its chunks
+/// are then inflated in order like any others, so the output is right whatever the table says.
 public struct ParallelGzipDecoder: Sendable {
     /// A chunk that inflates to more than this is left to the in-order pass (bounded memory).
     static let maximumChunkOutput = 64 << 20
@@ -45,6 +52,10 @@ public struct ParallelGzipDecoder: Sendable {
         /// Chunks whose output decoded alone was used, and chunks inflated in order.
         public var chunksAlone = 0
         public var chunksInOrder = 0
+        /// The member's offset table cut the chunks.
+        public var usedTable = false
+        /// Why the member's offset table is wrong (one line), if it is.
+        public var tableDefect: String?
     }
 
     /// Reads bytes of the file at an offset into a buffer, from any thread: how many it read,
@@ -57,17 +68,29 @@ public struct ParallelGzipDecoder: Sendable {
     public func decompress(
         size: UInt64, read: @escaping RangeReader, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Tally {
-        let head = try Self.bytes(read, at: 0, count: Int(min(size, 64 << 10)))
+        // The largest header Squeeze writes (a full offset table, a long name) fits.
+        let head = try Self.bytes(read, at: 0, count: Int(min(size, 128 << 10)))
         guard threads > 1, size >= minimumBytes, let dataStart = Self.headerLength(head) else {
             return Tally(uncompressed: try Self.stream(from: 0, size: size, read: read, membersBefore: 0, into: sink), chunksInOrder: 1)
         }
-        let starts = try chunkStarts(from: UInt64(dataStart), size: size, read: read)
-        let bounds = starts.indices.map { (start: starts[$0], end: $0 + 1 < starts.count ? starts[$0 + 1] : size) }
+        var tally = Tally()
+        let plan: ChunkPlan
+        switch RestartPoints.read(header: head, dataStart: UInt64(dataStart), fileSize: size) {
+        case .found(let points) where points.spanBytes <= UInt64(Self.maximumChunkOutput / 2):
+            plan = chunks(of: points, size: size)
+            tally.usedTable = true
+        case .damaged(let reason):
+            tally.tableDefect = reason
+            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
+        case .found, .absent:
+            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
+        }
+        let bounds = plan.bounds
         var joiner = try ChunkJoiner()
         defer { joiner.close() }
-        var tally = Tally()
         let pipeline = ChunkPipeline(
-            bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput, maxInput: chunkBytes * 4)
+            bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput,
+            maxInput: max(chunkBytes * 4, plan.largestChunk))
         pipeline.start(threads: threads, read: read)
         defer { pipeline.stop() }
         var ahead = true
@@ -76,6 +99,10 @@ public struct ParallelGzipDecoder: Sendable {
             let (chunk, output) = ahead ? pipeline.result(index) : (nil, UnsafeRawBufferPointer(start: nil, count: 0))
             let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, read: read, sink)
             if ahead { pipeline.release(index) }
+            if tally.usedTable, tally.tableDefect == nil, ahead,
+               let defect = plan.defect(chunk: index, decodedAlone: alone ? chunk : nil, memberEnd: memberEnd) {
+                tally.tableDefect = defect
+            }
             if alone { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
             inOrderInARow = alone ? 0 : inOrderInARow + 1
             // A file whose chunks need the window before them (pigz's, level 1's): the work
@@ -106,6 +133,24 @@ public struct ParallelGzipDecoder: Sendable {
         }
         try decoder.finish()
         return decoder.uncompressedBytes
+    }
+
+    /// Chunks of about `chunkBytes` of whole spans each, ending at restart points; each
+    /// decodes to at most `maximumChunkOutput` bytes.
+    private func chunks(of points: RestartPoints, size: UInt64) -> ChunkPlan {
+        var starts = [points.offsets[0]]
+        var spanCounts: [UInt64] = []
+        var spans: UInt64 = 0
+        for offset in points.offsets.dropFirst() {
+            spans += 1
+            if offset - starts[starts.count - 1] >= UInt64(chunkBytes) || (spans + 1) * points.spanBytes > UInt64(Self.maximumChunkOutput) {
+                starts.append(offset)
+                spanCounts.append(spans)
+                spans = 0
+            }
+        }
+        spanCounts.append(spans + 1)
+        return ChunkPlan(starts: starts, size: size, table: (spanCounts, points.spanBytes))
     }
 
     /// The length of the gzip header at the start of `head`, or nil when it is not one ISA-L
