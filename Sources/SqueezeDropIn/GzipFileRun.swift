@@ -145,7 +145,8 @@ final class GzipFileRun {
             case (nil, false): (bytesIn, bytesOut) = try decompress(path, into: Self.standardOutput)
             case (let target?, true): (bytesIn, bytesOut) = try compress(path, info: info, toFile: target)
             case (let target?, false):
-                (bytesIn, bytesOut) = try GzipFileExpander.expand(path, to: target, replace: options.force, threads: tool.threadCount, outputs: interrupts)
+                (bytesIn, bytesOut) = try GzipFileExpander.expand(
+                    path, to: target, replace: options.force, threads: tool.threadCount, outputs: interrupts, tableDefect: tableDefect(of: path))
             }
             if target != nil, !options.keep, path.withCString({ unlink($0) }) != 0 {
                 reporter.failed(path, "cannot remove the input: \(String(cString: strerror(errno)))")
@@ -196,7 +197,13 @@ final class GzipFileRun {
 
     /// Decompresses the gzip file at `path`, every member; its length and what it held.
     private func decompress(_ path: BytePath, into sink: (UnsafeRawBufferPointer) throws -> Void) throws -> (UInt64, UInt64) {
-        try GzipFileDecoding.decompress(path, threads: tool.threadCount, into: sink)
+        try GzipFileDecoding.decompress(path, threads: tool.threadCount, tableDefect: tableDefect(of: path), into: sink)
+    }
+
+    /// Says in one line that `path`'s offset table is wrong; the file decoded right, so the
+    /// exit status stays.
+    private func tableDefect(of path: BytePath) -> (String) -> Void {
+        { [reporter] reason in reporter.say("\(path.display): \(reason)") }
     }
 
     /// gzip -l's heading.

@@ -69,4 +69,18 @@ public enum FileDescriptorIO {
         let position = lseek(fd, 0, SEEK_CUR)
         return position >= 0 ? UInt64(position) : nil
     }
+
+    /// Fills `buffer` from `offset` of `fd` (`pread`, less only at the end of the file); how
+    /// many bytes it read. `name` names the file in errors.
+    public static func read(_ fd: Int32, at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer, name: String) throws -> Int {
+        guard let base = buffer.baseAddress, offset <= UInt64(Int64.max) - UInt64(buffer.count) else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let got = retryingEINTR { pread(fd, base + filled, buffer.count - filled, off_t(offset) + off_t(filled)) }
+            guard got >= 0 else { throw FileSystemError.last("read", name) }
+            if got == 0 { break }
+            filled += got
+        }
+        return filled
+    }
 }

@@ -37,9 +37,12 @@ public struct ParallelGzipDecoder: Sendable {
     /// Smaller files are decoded as one stream.
     public let minimumBytes: UInt64
 
+    /// The smallest file cut into chunks by default: smaller ones gain too little.
+    public static let defaultMinimumBytes: UInt64 = 12 << 20
+
     /// A decoder using `threads` threads (1: one stream), cutting members of at least
     /// `minimumBytes` into chunks of about `chunkBytes`.
-    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = 12 << 20) {
+    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = defaultMinimumBytes) {
         self.threads = max(1, threads)
         self.chunkBytes = max(4096, chunkBytes)
         self.minimumBytes = minimumBytes
@@ -155,7 +158,7 @@ public struct ParallelGzipDecoder: Sendable {
 
     /// The length of the gzip header at the start of `head`, or nil when it is not one ISA-L
     /// reads in `head` (the stream decoder then says what is wrong).
-    private static func headerLength(_ head: [UInt8]) -> Int? {
+    static func headerLength(_ head: [UInt8]) -> Int? {
         guard head.count > 18, head[0] == 0x1f, head[1] == 0x8b, head[3] & 0xe0 == 0 else { return nil }
         guard let inflater = squeeze_isal_inflater_create() else { return nil }
         defer { squeeze_isal_inflater_destroy(inflater) }
