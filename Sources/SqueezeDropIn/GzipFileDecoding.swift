@@ -13,20 +13,36 @@ public enum GzipFileDecoding {
     public static func decompress(
         _ path: BytePath, threads: Int, tableDefect: (String) -> Void, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> (compressed: UInt64, uncompressed: UInt64) {
+        try run(path, with: ParallelGzipDecoder(threads: threads), tableDefect: tableDefect, into: sink)
+    }
+
+    /// Checks `path` as `gzip -t` does (zlib: only what every gzip tool reads; with
+    /// `multipleMembers`, members may follow the first and zero padding the last), on
+    /// `threads` threads where its blocks allow; the compressed and uncompressed lengths.
+    /// - Throws: as `decompress`.
+    public static func check(
+        _ path: BytePath, threads: Int, multipleMembers: Bool, tableDefect: (String) -> Void
+    ) throws -> (compressed: UInt64, uncompressed: UInt64) {
+        try run(path, with: ParallelGzipDecoder(threads: threads, strict: true, multipleMembers: multipleMembers), tableDefect: tableDefect) { _ in }
+    }
+
+    private static func run(
+        _ path: BytePath, with decoder: ParallelGzipDecoder, tableDefect: (String) -> Void, into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> (compressed: UInt64, uncompressed: UInt64) {
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw FileSystemError.last("open", path.display) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileSystemError.last("fstat", path.display) }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size >= 0 else {
-            let decoder = try GzipStreamDecoder(multipleMembers: true)
-            let read = try ChunkReader.read(path) { try decoder.feed($0, to: sink) }
-            try decoder.finish()
-            return (read, decoder.uncompressedBytes)
+            let stream = try GzipStreamDecoder(multipleMembers: decoder.multipleMembers, strict: decoder.strict)
+            let read = try ChunkReader.read(path) { try stream.feed($0, to: sink) }
+            try stream.finish()
+            return (read, stream.uncompressedBytes)
         }
         let size = UInt64(info.st_size)
         let display = path.display
-        let tally = try ParallelGzipDecoder(threads: threads).decompress(size: size, read: { offset, buffer in
+        let tally = try decoder.decompress(size: size, read: { offset, buffer in
             try FileDescriptorIO.read(fd, at: offset, into: buffer, name: display)
         }, into: sink)
         if let defect = tally.tableDefect { tableDefect("\(defect); decoded without it") }

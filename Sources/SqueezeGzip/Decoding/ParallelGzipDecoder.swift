@@ -36,13 +36,20 @@ public struct ParallelGzipDecoder: Sendable {
     public let chunkBytes: Int
     /// Smaller files are decoded as one stream.
     public let minimumBytes: UInt64
+    /// Inflate with zlib, accepting only what gzip accepts (`-t`, `squeeze test`).
+    public let strict: Bool
+    /// Members may follow the first one, and zero padding the last (what `gzip -d` reads).
+    public let multipleMembers: Bool
 
     /// The smallest file cut into chunks by default: smaller ones gain too little.
     public static let defaultMinimumBytes: UInt64 = 12 << 20
 
     /// A decoder using `threads` threads (1: one stream), cutting members of at least
     /// `minimumBytes` into chunks of about `chunkBytes`.
-    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = defaultMinimumBytes) {
+    /// `strict` and `multipleMembers` as for `GzipStreamDecoder`.
+    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = defaultMinimumBytes, strict: Bool = false, multipleMembers: Bool = true) {
+        self.strict = strict
+        self.multipleMembers = multipleMembers
         self.threads = max(1, threads)
         self.chunkBytes = max(4096, chunkBytes)
         self.minimumBytes = minimumBytes
@@ -74,7 +81,7 @@ public struct ParallelGzipDecoder: Sendable {
         // The largest header Squeeze writes (a full offset table, a long name) fits.
         let head = try Self.bytes(read, at: 0, count: Int(min(size, 128 << 10)))
         guard threads > 1, size >= minimumBytes, let dataStart = Self.headerLength(head) else {
-            return Tally(uncompressed: try Self.stream(from: 0, size: size, read: read, membersBefore: 0, into: sink), chunksInOrder: 1)
+            return Tally(uncompressed: try stream(from: 0, size: size, read: read, membersBefore: 0, into: sink), chunksInOrder: 1)
         }
         var tally = Tally()
         let plan: ChunkPlan
@@ -89,11 +96,11 @@ public struct ParallelGzipDecoder: Sendable {
             plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
         }
         let bounds = plan.bounds
-        var joiner = try ChunkJoiner()
+        var joiner = try ChunkJoiner(decoder: self)
         defer { joiner.close() }
         let pipeline = ChunkPipeline(
             bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput,
-            maxInput: max(chunkBytes * 4, plan.largestChunk))
+            maxInput: max(chunkBytes * 4, plan.largestChunk), strict: strict)
         pipeline.start(threads: threads, read: read)
         defer { pipeline.stop() }
         var ahead = true
@@ -123,13 +130,13 @@ public struct ParallelGzipDecoder: Sendable {
     }
 
     /// Decodes a whole file (or what is left of it) as one stream.
-    static func stream(
+    func stream(
         from offset: UInt64, size: UInt64, read: RangeReader, membersBefore: Int, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> UInt64 {
-        let decoder = try GzipStreamDecoder(multipleMembers: true, membersBefore: membersBefore)
+        let decoder = try GzipStreamDecoder(multipleMembers: multipleMembers, strict: strict, membersBefore: membersBefore)
         var position = offset
         while position < size {
-            let bytes = try bytes(read, at: position, count: Int(min(size - position, UInt64(piece))))
+            let bytes = try Self.bytes(read, at: position, count: Int(min(size - position, UInt64(Self.piece))))
             guard !bytes.isEmpty else { break }
             try bytes.withUnsafeBytes { try decoder.feed($0, to: sink) }
             position += UInt64(bytes.count)
@@ -206,11 +213,11 @@ public struct ParallelGzipDecoder: Sendable {
 
     /// One chunk inflated without a window into `buffer`; nil where that does not work.
     /// A chunk of more than `maxInput` bytes (no marker for that long) is left to the in-order pass.
-    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
+    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, strict: Bool, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
         buffer.count = 0
         guard end - start <= UInt64(maxInput) else { return nil }
         let input = buffer.input(Int(end - start))
-        guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater() else { return nil }
+        guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater(strict: strict) else { return nil }
         do {
             try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
             guard let stop = try inflater.run(UnsafeRawBufferPointer(input), into: buffer), stop != .inBlock else { return nil }
