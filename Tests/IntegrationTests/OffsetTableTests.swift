@@ -112,7 +112,7 @@ struct OffsetTableTests {
             # The server's own pid (python3 may be a wrapper that forks it), and none of this script's pipes.
             python3 serve.py > port 2> server.err < /dev/null &
             for _ in $(seq 1 100); do [ -s port ] && [ -s pid ] && break; sleep 0.1; done
-            trap 'kill $(cat pid)' EXIT
+            trap 'kill -9 $(cat pid)' EXIT  # SIGKILL: the test's environment may ignore SIGTERM
             url=http://127.0.0.1:$(cat port)
             curl -sf --compressed $url/encoded/six.gz | cmp - data
             expected="$(stat -c %s data):$(sha256sum data | cut -d' ' -f1)"
