@@ -146,14 +146,15 @@ public struct ParallelGzipDecoder: Sendable {
     }
 
     /// Chunks of about `chunkBytes` of whole spans each, ending at restart points; each
-    /// decodes to at most `maximumChunkOutput` bytes.
+    /// decodes to less than `maximumChunkOutput` bytes.
     private func chunks(of points: RestartPoints, size: UInt64) -> ChunkPlan {
         var starts = [points.offsets[0]]
         var spanCounts: [UInt64] = []
         var spans: UInt64 = 0
         for offset in points.offsets.dropFirst() {
             spans += 1
-            if offset - starts[starts.count - 1] >= UInt64(chunkBytes) || (spans + 1) * points.spanBytes > UInt64(Self.maximumChunkOutput) {
+            // Below the chunk buffer's limit: a chunk that fills it exactly would not be decoded alone.
+            if offset - starts[starts.count - 1] >= UInt64(chunkBytes) || (spans + 1) * points.spanBytes >= UInt64(Self.maximumChunkOutput) {
                 starts.append(offset)
                 spanCounts.append(spans)
                 spans = 0
