@@ -2,7 +2,7 @@
 # The way back: decompression of one big file, squeeze -dc against igzip -dc (ISA-L, one
 # thread), rapidgzip -P 2 and pigz -dc, interleaved and repeated, medians; and squeeze index
 # (time, index size). Inputs, made untimed: squeeze's own level-6 and level-1 outputs of the
-# file, and pigz -6's. Prints a markdown section. Everything in memory (/dev/shm when it has
+# file (written to files: with the offset table), and pigz -6's. Prints a markdown section. Everything in memory (/dev/shm when it has
 # room), output to /dev/null.
 #   bench/way-back.sh SQUEEZE_BIN FILE RUNS PYTHON_VENV
 set -euo pipefail
@@ -62,7 +62,8 @@ names = {"squeeze-6.gz": "squeeze -6 output", "squeeze-1.gz": "squeeze -1 output
 out = ["## The way back", "",
        f"One file of {raw / 1e6:.0f} MB decompressed to /dev/null from memory, {runs} run(s) interleaved, medians. "
        "\"vs rapidgzip\" and \"vs igzip\" are their times over the tool's (above 1 is faster). "
-       "`squeeze index` writes a GZIDX index (4 MiB spacing) by one decoding pass.", "",
+       "squeeze's outputs are written to files, so they carry its offset table (docs/format.md). "
+       "`squeeze index` writes a GZIDX index (4 MiB spacing): from that table at once, by one decoding pass for pigz's file.", "",
        "| input | .gz bytes | tool | median s | MB/s | vs rapidgzip -P 2 | vs igzip -dc |", "| --- | ---: | --- | ---: | ---: | ---: | ---: |"]
 for input, label in names.items():
     rapid = statistics.median(times[(input, "rapidgzip -P 2 -dc")])

@@ -105,6 +105,12 @@ public final class AtomicOutputFile: Sendable {
         }
     }
 
+    /// Writes `bytes` over what the file holds at `offset` (a header completed last).
+    public func write(_ bytes: [UInt8], at offset: UInt64) throws {
+        let fd = try fd("write")
+        try bytes.withUnsafeBytes { try FileDescriptorIO.writeAll(fd, $0, at: offset, name: finalPath.display) }
+    }
+
     /// Appends `bytes` (for example a received frame, written from where it arrived),
     /// retrying short writes.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -43,4 +43,44 @@ public enum FileDescriptorIO {
             offset += wrote
         }
     }
+
+    /// Writes all of `bytes` to `fd` at `offset` (`pwrite`, the file position left alone),
+    /// continuing short writes. `name` names the target in errors.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, name: String) throws {
+        guard let base = bytes.baseAddress else { return }
+        guard offset <= UInt64(Int64.max) - UInt64(bytes.count) else { throw FileSystemError(operation: "write", path: name, errno: EOVERFLOW) }
+        var done = 0
+        while done < bytes.count {
+            let wrote = retryingEINTR { pwrite(fd, base + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            guard wrote > 0 else {
+                throw wrote == 0 ? FileSystemError(operation: "write", path: name, errno: EIO, detail: "pwrite: wrote nothing") : FileSystemError.last("write", name)
+            }
+            done += wrote
+        }
+    }
+
+    /// Where the next write to `fd` lands when `fd` is a regular file that can be written at an
+    /// offset again (not opened to append); nil for a pipe, a terminal, a socket or such.
+    public static func rewritablePosition(_ fd: Int32) -> UInt64? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, flags & O_APPEND == 0 else { return nil }
+        let position = lseek(fd, 0, SEEK_CUR)
+        return position >= 0 ? UInt64(position) : nil
+    }
+
+    /// Fills `buffer` from `offset` of `fd` (`pread`, less only at the end of the file); how
+    /// many bytes it read. `name` names the file in errors.
+    public static func read(_ fd: Int32, at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer, name: String) throws -> Int {
+        guard let base = buffer.baseAddress, offset <= UInt64(Int64.max) - UInt64(buffer.count) else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let got = retryingEINTR { pread(fd, base + filled, buffer.count - filled, off_t(offset) + off_t(filled)) }
+            guard got >= 0 else { throw FileSystemError.last("read", name) }
+            if got == 0 { break }
+            filled += got
+        }
+        return filled
+    }
 }

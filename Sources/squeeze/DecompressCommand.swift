@@ -121,8 +121,8 @@ struct DecompressCommand: AsyncParsableCommand {
         }.get()
     }
 
-    /// Every `X.gz` under `folder` becomes `target/X`, `workers` files at a time; the folders
-    /// are made as the walk reaches them.
+    /// Every `X.gz` under `folder` becomes `target/X`, `workers` small files at a time, then
+    /// each big one on `workers` threads; the folders are made as the walk reaches them.
     private func expandFolder(_ folder: BytePath, into target: BytePath, pool: BlockingIOPool,
                               outputs: OutputsInProgress, tally: inout FileTally) async throws {
         let walker: DirectoryWalker
@@ -138,15 +138,20 @@ struct DecompressCommand: AsyncParsableCommand {
             for failure in scan.failures {
                 tally.add(.failure(folder.appending(failure.relativePath), failure.reason))
             }
-            let pairs = scan.files.compactMap { file in names.decompressed(file.relativePath).map { (file.relativePath, $0) } }
+            let pairs = scan.files.compactMap { file in names.decompressed(file.relativePath).map { (file.relativePath, $0, file.stamp.size) } }
             let unmade = try await pool.run { Self.makeFolders(for: pairs.map(\.1), under: target) }
             for (relative, reason) in unmade {
                 tally.add(.failure(target.appending(relative), reason))
             }
             let ready = pairs.filter { pair in !unmade.contains { $0.0 == pair.1.parent } }
-            await FanOut.run(ready, width: workers, { pair in
+            // Small files spread over the workers, one each; then each big one has them all.
+            let big = ready.filter { $0.2 >= ParallelGzipDecoder.defaultMinimumBytes }
+            await FanOut.run(ready.filter { $0.2 < ParallelGzipDecoder.defaultMinimumBytes }, width: workers, { pair in
                 await Self.expand(folder.appending(pair.0), to: target.appending(pair.1), replace: force, pool: pool, outputs: outputs)
             }) { tally.add($0) }
+            for pair in big {
+                tally.add(await Self.expand(folder.appending(pair.0), to: target.appending(pair.1), replace: force, threads: workers, pool: pool, outputs: outputs))
+            }
             if finished { return }
         }
     }
@@ -170,7 +175,10 @@ struct DecompressCommand: AsyncParsableCommand {
                                outputs: OutputsInProgress) async -> FileOutcome {
         do {
             let (read, wrote) = try await pool.run {
-                try GzipFileExpander.expand(source, to: target, replace: replace, threads: threads, outputs: outputs)
+                try GzipFileExpander.expand(source, to: target, replace: replace, threads: threads, outputs: outputs) { reason in
+                    // The file decodes right all the same: a line, not a failure.
+                    FileHandle.standardError.write(Data("squeeze: \(source.display): \(reason)\n".utf8))
+                }
             }
             return .good(read: read, wrote: wrote)
         } catch let error as FileSystemError {

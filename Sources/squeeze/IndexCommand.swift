@@ -11,12 +11,15 @@ struct IndexCommand: AsyncParsableCommand {
         commandName: "index",
         abstract: "Write an index of a .gz file (indexed_gzip's GZIDX format) that rapidgzip and indexed_gzip import.",
         discussion: """
-            The file is decoded once, its CRC-32 and length checked; a point is put at the first deflate \
-            block boundary after every SPACING uncompressed bytes, with the 32 KiB before it. \
+            A file squeeze wrote with its offset table (squeeze -c FILE, squeeze FILE) is indexed from \
+            the table at once, without decoding (squeeze test or -t checks the data): a point without a \
+            window at a restart point every SPACING uncompressed bytes. Any other file is decoded once, its CRC-32 and length checked; a point is put at the \
+            first deflate block boundary after every SPACING uncompressed bytes, with the 32 KiB before it. \
             rapidgzip: `rapidgzip --import-index FILE.gz.gzidx -d FILE.gz`; Python: \
             `indexed_gzip.IndexedGzipFile("FILE.gz", index_file="FILE.gz.gzidx")`. \
             Exit status: 0 when the index is written, 2 when the file is damaged, 1 on any other error \
-            (not a gzip file, an index that exists without --force).
+            (not a gzip file, an index that exists without --force). A table that cannot be used is \
+            named in one line and the file indexed by decoding.
             """
     )
 
@@ -49,14 +52,18 @@ struct IndexCommand: AsyncParsableCommand {
                 if !force, access(target, F_OK) == 0 {
                     throw CommandFailure.exit("\(target): already exists (use --force to replace it)")
                 }
+                if let index = try Self.fromTable(source, spacing: spacing) {
+                    try Data(index.encoded()).write(to: URL(fileURLWithPath: target), options: .atomic)
+                    return (index, true)
+                }
                 let builder = try GzipIndexBuilder(spacing: spacing)
                 _ = try ChunkReader.read(BytePath(source)) { try builder.feed($0) }
                 let index = try builder.finish()
                 try Data(index.encoded()).write(to: URL(fileURLWithPath: target), options: .atomic)
-                return index
+                return (index, false)
             }
-            let windows = index.points.filter { $0.window != nil }.count
-            FileHandle.standardError.write(Data("squeeze: \(target): \(index.points.count) points (\(windows) with a window) over \(Formatting.bytes(index.uncompressedSize))\n".utf8))
+            let how = index.1 ? "from its offset table" : "\(index.0.points.filter { $0.window != nil }.count) with a window"
+            FileHandle.standardError.write(Data("squeeze: \(target): \(index.0.points.count) points (\(how)) over \(Formatting.bytes(index.0.uncompressedSize))\n".utf8))
         } catch let error as ExitCode {
             throw error
         } catch let error as ZlibError where error.message.contains("not in gzip format") {
@@ -69,6 +76,27 @@ struct IndexCommand: AsyncParsableCommand {
             throw CommandFailure.exit(error.description)
         } catch {
             throw CommandFailure.exit("\(target): \(error)")
+        }
+    }
+
+    /// The index from the offset table of a regular file that has a usable one; nil (after a
+    /// line saying why, for a table that cannot be used) otherwise. Blocking.
+    private static func fromTable(_ source: String, spacing: Int) throws -> GzipIndex? {
+        let fd = open(source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError.last("open", source) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileSystemError.last("fstat", source) }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
+        let outcome = try GzipTableIndex.make(size: UInt64(info.st_size), spacing: spacing) { offset, buffer in
+            try FileDescriptorIO.read(fd, at: offset, into: buffer, name: source)
+        }
+        switch outcome {
+        case .index(let index): return index
+        case .absent: return nil
+        case .unusable(let reason):
+            FileHandle.standardError.write(Data("squeeze: \(source): \(reason); indexed by decoding\n".utf8))
+            return nil
         }
     }
 }

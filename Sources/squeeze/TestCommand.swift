@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import SqueezeDropIn
 import SqueezeGzip
 import SqueezeIO
 
@@ -37,7 +38,7 @@ struct TestCommand: AsyncParsableCommand {
             if isFolder {
                 try await checkFolder(path, pool: pool, tally: &tally)
             } else {
-                tally.add(await Self.check(path, pool: pool))
+                tally.add(await Self.check(path, threads: workers, pool: pool))
             }
         }
         let summary = "squeeze: \(tally.files) files tested (\(Formatting.bytes(tally.bytesRead)) of gzip), \(tally.bad) bad\n"
@@ -59,19 +60,25 @@ struct TestCommand: AsyncParsableCommand {
             for failure in scan.failures {
                 tally.add(.failure(folder.appending(failure.relativePath), failure.reason))
             }
-            let paths = scan.files.map(\.relativePath).filter { $0.bytes.count > suffix.count && $0.bytes.suffix(3).elementsEqual(suffix) }
-            await FanOut.run(paths, width: workers, { path in await Self.check(folder.appending(path), pool: pool) }) { tally.add($0) }
+            let files = scan.files.filter { $0.relativePath.bytes.count > suffix.count && $0.relativePath.bytes.suffix(3).elementsEqual(suffix) }
+            // Small files spread over the workers, one each; then each big one has them all.
+            let small = files.filter { $0.stamp.size < ParallelGzipDecoder.defaultMinimumBytes }.map(\.relativePath)
+            await FanOut.run(small, width: workers, { path in await Self.check(folder.appending(path), pool: pool) }) { tally.add($0) }
+            for file in files where file.stamp.size >= ParallelGzipDecoder.defaultMinimumBytes {
+                tally.add(await Self.check(folder.appending(file.relativePath), threads: workers, pool: pool))
+            }
             if finished { return }
         }
     }
 
-    /// Checks one file on the pool.
-    private static func check(_ path: BytePath, pool: BlockingIOPool) async -> FileOutcome {
+    /// Checks one file on the pool (a big one on `threads` threads where its blocks allow).
+    private static func check(_ path: BytePath, threads: Int = 1, pool: BlockingIOPool) async -> FileOutcome {
         do {
             return try await pool.run {
-                let decoder = try GzipStreamDecoder(multipleMembers: false, strict: true)
-                let bytes = try ChunkReader.read(path) { try decoder.feed($0) { _ in } }
-                try decoder.finish()
+                let (bytes, _) = try GzipFileDecoding.check(path, threads: threads, multipleMembers: false) { reason in
+                    // The file reads right all the same: a line, not a failure.
+                    FileHandle.standardError.write(Data("squeeze: \(path.display): \(reason)\n".utf8))
+                }
                 return .good(read: bytes, wrote: 0)
             }
         } catch let error as ZlibError {

@@ -49,7 +49,7 @@ struct IndexCommandTests {
             gzip -6 -c data > foreign.gz
             { head -c 2000000 data | gzip -c; tail -c +2000001 data | "$S" -c; } > two.gz
             for f in six one foreign two; do
-              "$S" index --spacing 256K $f.gz
+              "$S" index --spacing 256K $f.gz 2> $f.says
               "$PY" check.py $f.gz $f.gz.gzidx data
               "$RG" --import-index $f.gz.gzidx -d -c $f.gz | cmp - data
             done
@@ -58,22 +58,35 @@ struct IndexCommandTests {
             """, in: tree)
         #expect(made.status == 0, "\(made.stdout)\n\(made.stderr)")
         #expect(made.stdout.components(separatedBy: "ok ").count == 5, "\(made.stdout)")
+        // squeeze's own files (written to a file, so with the table) are indexed from it, the others by decoding.
+        for (name, fromTable) in [("six", true), ("one", true), ("foreign", false), ("two", false)] {
+            let says = try String(contentsOfFile: tree.path("\(name).says"), encoding: .utf8)
+            #expect(says.contains("from its offset table") == fromTable, "\(name): \(says)")
+        }
     }
 
-    @Test("not gzip: one line and exit 1; damaged: the decoder's words and exit 2; an index that exists is kept without --force")
+    @Test("not gzip: one line and exit 1; damaged: the decoder's words and exit 2 (a file with the table too, unless only its CRC is wrong: from the table nothing is decoded); an index that exists is kept without --force")
     func badInputs() throws {
         let tree = try TestTree()
         let made = try Self.shell("""
             seq 1 100000 > data
-            "$S" -c data > good.gz
+            "$S" -c < data > good.gz
+            "$S" -c data > table.gz
             head -c -9 good.gz > cut.gz
-            python3 -c 'import sys; b = bytearray(open("good.gz", "rb").read()); b[-8] ^= 1; open("crc.gz", "wb").write(b)'
+            head -c -9 table.gz > tablecut.gz
+            for f in good table; do
+              python3 -c 'import sys; b = bytearray(open(sys.argv[1] + ".gz", "rb").read()); b[-8] ^= 1; open(sys.argv[1] + "crc.gz", "wb").write(b)' $f
+            done
             echo not gzip > text.gz
             """, in: tree)
         #expect(made.status == 0, "\(made.stderr)")
         let text = try SqueezeBinary.run(["index", tree.path("text.gz")])
         #expect(text.status == 1 && text.stderr.contains("not in gzip format") && text.stderr.split(separator: "\n").count == 1, "\(text.stderr)")
-        for (name, reason) in [("cut", "truncated"), ("crc", "incorrect data check")] {
+        let fromTable = try SqueezeBinary.run(["index", tree.path("tablecrc.gz")])
+        #expect(fromTable.status == 0 && fromTable.stderr.contains("from its offset table"), "\(fromTable.stderr)")
+        let tested = try SqueezeBinary.run(["-t", tree.path("tablecrc.gz")])
+        #expect(tested.status != 0 && tested.stderr.contains("incorrect data check"), "\(tested.stderr)")
+        for (name, reason) in [("cut", "truncated"), ("goodcrc", "incorrect data check"), ("tablecut", "truncated")] {
             let damaged = try SqueezeBinary.run(["index", tree.path("\(name).gz")])
             #expect(damaged.status == 2 && damaged.stderr.contains(reason), "\(name): \(damaged.stderr)")
             #expect(!FileManager.default.fileExists(atPath: tree.path("\(name).gz.gzidx")), "\(name): an index was left")

@@ -5,7 +5,7 @@ struct ParallelGzipDecoderTests {
     /// Small chunks, so a member of a few hundred KB spreads over many.
     private static let decoder = ParallelGzipDecoder(threads: 3, chunkBytes: 16 << 10, minimumBytes: 0)
 
-    private static func decode(_ gzip: [UInt8], with decoder: ParallelGzipDecoder = decoder) throws -> (bytes: [UInt8], tally: ParallelGzipDecoder.Tally) {
+    static func decode(_ gzip: [UInt8], with decoder: ParallelGzipDecoder = decoder) throws -> (bytes: [UInt8], tally: ParallelGzipDecoder.Tally) {
         var output: [UInt8] = []
         let tally = try decoder.decompress(size: UInt64(gzip.count), read: { offset, buffer in
             guard offset < UInt64(gzip.count) else { return 0 }
@@ -97,6 +97,27 @@ struct ParallelGzipDecoderTests {
         for decoder in [ParallelGzipDecoder(threads: 1, chunkBytes: 16 << 10, minimumBytes: 0), ParallelGzipDecoder(threads: 4)] {
             let (bytes, tally) = try Self.decode(gzip, with: decoder)
             #expect(bytes == data && tally.chunksAlone == 0 && tally.chunksInOrder == 1)
+        }
+    }
+
+    @Test("strict (zlib, for -t and squeeze test): chunks of a table decode alone and right; other files the same; 300 mutations accepted exactly where zlib accepts; one member means nothing after it")
+    func strict() throws {
+        let decoder = ParallelGzipDecoder(threads: 3, chunkBytes: 16 << 10, minimumBytes: 0, strict: true, multipleMembers: false)
+        let data = DataKind.text.bytes(count: 600_000) + DataKind.random.bytes(count: 100_000) + DataKind.zeros.bytes(count: 200_000)
+        let table = try GzipMember.compress(data, blockSize: 32 << 10, setting: LevelTable.setting(forLevel: 6), header: GzipMemberTests.header, offsetTable: true)
+        let (bytes, tally) = try Self.decode(table, with: decoder)
+        #expect(bytes == data)
+        #expect(tally.usedTable && tally.tableDefect == nil && tally.chunksAlone > 3 && tally.chunksInOrder == 0, "\(tally)")
+        for gzip in [try Self.member(data, level: 6), try Self.member(data, level: 1), try ExternalTool.run(["/usr/bin/pigz", "-6", "-b", "32", "-c"], input: data)] {
+            #expect(try Self.decode(gzip, with: decoder).bytes == data)
+        }
+        #expect(throws: ZlibError.self) { try Self.decode(table + table, with: decoder) }
+        var rng = SplitMix64(seed: 0x5791C7)
+        for round in 0..<300 {
+            var mutated = table
+            for _ in 0...(rng.next() % 3) { mutated[Int(rng.next() % UInt64(mutated.count))] ^= UInt8(1 << (rng.next() % 8)) }
+            let reference = try? GzipDecoder.decompress(mutated)
+            #expect((try? Self.decode(mutated, with: decoder).bytes) == reference, "round \(round)")
         }
     }
 }

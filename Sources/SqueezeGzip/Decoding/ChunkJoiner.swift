@@ -21,8 +21,12 @@ struct ChunkJoiner {
     /// Compressed bytes read at once by the in-order pass.
     private static let readPiece = 4 << 20
 
-    init() throws {
-        inflater = try RawInflater()
+    /// What follows the member is decoded as `decoder` says (more members or not, strictly or not).
+    private let decoder: ParallelGzipDecoder
+
+    init(decoder: ParallelGzipDecoder) throws {
+        self.decoder = decoder
+        inflater = try RawInflater(strict: decoder.strict)
         scratch = .allocate(byteCount: 1 << 20, alignment: 64)
     }
 
@@ -86,7 +90,7 @@ struct ChunkJoiner {
         }
         let next = memberEnd + UInt64(GzipTrailer.size)
         guard next < size else { return length }
-        return try length + ParallelGzipDecoder.stream(from: next, size: size, read: read, membersBefore: 1, into: sink)
+        return try length + decoder.stream(from: next, size: size, read: read, membersBefore: 1, into: sink)
     }
 
     /// Keeps the last 32 KiB of output (trimmed now and then, not on every piece).

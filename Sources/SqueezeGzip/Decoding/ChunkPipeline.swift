@@ -23,12 +23,15 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// The largest chunk decoded alone, in compressed bytes.
     private let maxInput: Int
+    /// Chunks are inflated with zlib (`RawInflater`'s strict one).
+    private let strict: Bool
 
     /// A pipeline over the chunks between `bounds`, `slots` ahead at most; a chunk of more
-    /// than `maxInput` compressed bytes is left to the in-order pass.
-    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, chunkCapacity: Int, limit: Int, maxInput: Int) {
+    /// than `maxInput` compressed bytes is left to the in-order pass. `strict`: inflate with zlib.
+    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, chunkCapacity: Int, limit: Int, maxInput: Int, strict: Bool) {
         self.bounds = bounds
         self.maxInput = maxInput
+        self.strict = strict
         self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(capacity: chunkCapacity, limit: limit) }
         let first = self.slots.count
         permits = bounds.indices.map { ConditionLock(value: $0 < first) }
@@ -62,7 +65,7 @@ final class ChunkPipeline: @unchecked Sendable {
                     permits[index].unlock()
                     if state.withLockedValue({ $0.stopped }) { return }
                     let result = ParallelGzipDecoder.decodeAlone(
-                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, read: read, into: slots[index % slots.count])
+                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, strict: strict, read: read, into: slots[index % slots.count])
                     done[index].lock()
                     results[index] = result
                     done[index].unlock(withValue: true)

@@ -14,6 +14,13 @@ import CZlib
 /// with the window before it, as a single stream would. The member's CRC-32 and length are
 /// checked as ever; what follows the member (more members, zero padding) is decoded as one
 /// stream. The marker is found by search, not trusted: a false one only costs a chunk's work.
+///
+/// A member that carries Squeeze's offset table (`GzipOffsetTable`) is cut at its restart
+/// points instead of searching: no guess, and level 1's primed blocks restart there too. The
+/// table is proven the same way (each chunk must start where the one before ended between
+/// blocks, and must decode alone), and besides, every chunk but the last must give exactly its
+/// spans' bytes. A table that fails any of this is reported in `Tally.tableDefect`; its chunks
+/// are then inflated in order like any others, so the output is right whatever the table says.
 public struct ParallelGzipDecoder: Sendable {
     /// A chunk that inflates to more than this is left to the in-order pass (bounded memory).
     static let maximumChunkOutput = 64 << 20
@@ -29,10 +36,20 @@ public struct ParallelGzipDecoder: Sendable {
     public let chunkBytes: Int
     /// Smaller files are decoded as one stream.
     public let minimumBytes: UInt64
+    /// Inflate with zlib, accepting only what gzip accepts (`-t`, `squeeze test`).
+    public let strict: Bool
+    /// Members may follow the first one, and zero padding the last (what `gzip -d` reads).
+    public let multipleMembers: Bool
+
+    /// The smallest file cut into chunks by default: smaller ones gain too little.
+    public static let defaultMinimumBytes: UInt64 = 12 << 20
 
     /// A decoder using `threads` threads (1: one stream), cutting members of at least
     /// `minimumBytes` into chunks of about `chunkBytes`.
-    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = 12 << 20) {
+    /// `strict` and `multipleMembers` as for `GzipStreamDecoder`.
+    public init(threads: Int, chunkBytes: Int = 4 << 20, minimumBytes: UInt64 = defaultMinimumBytes, strict: Bool = false, multipleMembers: Bool = true) {
+        self.strict = strict
+        self.multipleMembers = multipleMembers
         self.threads = max(1, threads)
         self.chunkBytes = max(4096, chunkBytes)
         self.minimumBytes = minimumBytes
@@ -45,6 +62,10 @@ public struct ParallelGzipDecoder: Sendable {
         /// Chunks whose output decoded alone was used, and chunks inflated in order.
         public var chunksAlone = 0
         public var chunksInOrder = 0
+        /// The member's offset table cut the chunks.
+        public var usedTable = false
+        /// Why the member's offset table is wrong (one line), if it is.
+        public var tableDefect: String?
     }
 
     /// Reads bytes of the file at an offset into a buffer, from any thread: how many it read,
@@ -57,17 +78,29 @@ public struct ParallelGzipDecoder: Sendable {
     public func decompress(
         size: UInt64, read: @escaping RangeReader, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Tally {
-        let head = try Self.bytes(read, at: 0, count: Int(min(size, 64 << 10)))
+        // The largest header Squeeze writes (a full offset table, a long name) fits.
+        let head = try Self.bytes(read, at: 0, count: Int(min(size, 128 << 10)))
         guard threads > 1, size >= minimumBytes, let dataStart = Self.headerLength(head) else {
-            return Tally(uncompressed: try Self.stream(from: 0, size: size, read: read, membersBefore: 0, into: sink), chunksInOrder: 1)
+            return Tally(uncompressed: try stream(from: 0, size: size, read: read, membersBefore: 0, into: sink), chunksInOrder: 1)
         }
-        let starts = try chunkStarts(from: UInt64(dataStart), size: size, read: read)
-        let bounds = starts.indices.map { (start: starts[$0], end: $0 + 1 < starts.count ? starts[$0 + 1] : size) }
-        var joiner = try ChunkJoiner()
-        defer { joiner.close() }
         var tally = Tally()
+        let plan: ChunkPlan
+        switch RestartPoints.read(header: head, dataStart: UInt64(dataStart), fileSize: size) {
+        case .found(let points) where points.spanBytes <= UInt64(Self.maximumChunkOutput / 2):
+            plan = chunks(of: points, size: size)
+            tally.usedTable = true
+        case .damaged(let reason):
+            tally.tableDefect = reason
+            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
+        case .found, .absent:
+            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
+        }
+        let bounds = plan.bounds
+        var joiner = try ChunkJoiner(decoder: self)
+        defer { joiner.close() }
         let pipeline = ChunkPipeline(
-            bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput, maxInput: chunkBytes * 4)
+            bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput,
+            maxInput: max(chunkBytes * 4, plan.largestChunk), strict: strict)
         pipeline.start(threads: threads, read: read)
         defer { pipeline.stop() }
         var ahead = true
@@ -76,6 +109,10 @@ public struct ParallelGzipDecoder: Sendable {
             let (chunk, output) = ahead ? pipeline.result(index) : (nil, UnsafeRawBufferPointer(start: nil, count: 0))
             let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, read: read, sink)
             if ahead { pipeline.release(index) }
+            if tally.usedTable, tally.tableDefect == nil, ahead,
+               let defect = plan.defect(chunk: index, decodedAlone: alone ? chunk : nil, memberEnd: memberEnd) {
+                tally.tableDefect = defect
+            }
             if alone { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
             inOrderInARow = alone ? 0 : inOrderInARow + 1
             // A file whose chunks need the window before them (pigz's, level 1's): the work
@@ -93,13 +130,13 @@ public struct ParallelGzipDecoder: Sendable {
     }
 
     /// Decodes a whole file (or what is left of it) as one stream.
-    static func stream(
+    func stream(
         from offset: UInt64, size: UInt64, read: RangeReader, membersBefore: Int, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> UInt64 {
-        let decoder = try GzipStreamDecoder(multipleMembers: true, membersBefore: membersBefore)
+        let decoder = try GzipStreamDecoder(multipleMembers: multipleMembers, strict: strict, membersBefore: membersBefore)
         var position = offset
         while position < size {
-            let bytes = try bytes(read, at: position, count: Int(min(size - position, UInt64(piece))))
+            let bytes = try Self.bytes(read, at: position, count: Int(min(size - position, UInt64(Self.piece))))
             guard !bytes.isEmpty else { break }
             try bytes.withUnsafeBytes { try decoder.feed($0, to: sink) }
             position += UInt64(bytes.count)
@@ -108,9 +145,28 @@ public struct ParallelGzipDecoder: Sendable {
         return decoder.uncompressedBytes
     }
 
+    /// Chunks of about `chunkBytes` of whole spans each, ending at restart points; each
+    /// decodes to less than `maximumChunkOutput` bytes.
+    private func chunks(of points: RestartPoints, size: UInt64) -> ChunkPlan {
+        var starts = [points.offsets[0]]
+        var spanCounts: [UInt64] = []
+        var spans: UInt64 = 0
+        for offset in points.offsets.dropFirst() {
+            spans += 1
+            // Below the chunk buffer's limit: a chunk that fills it exactly would not be decoded alone.
+            if offset - starts[starts.count - 1] >= UInt64(chunkBytes) || (spans + 1) * points.spanBytes >= UInt64(Self.maximumChunkOutput) {
+                starts.append(offset)
+                spanCounts.append(spans)
+                spans = 0
+            }
+        }
+        spanCounts.append(spans + 1)
+        return ChunkPlan(starts: starts, size: size, table: (spanCounts, points.spanBytes))
+    }
+
     /// The length of the gzip header at the start of `head`, or nil when it is not one ISA-L
     /// reads in `head` (the stream decoder then says what is wrong).
-    private static func headerLength(_ head: [UInt8]) -> Int? {
+    static func headerLength(_ head: [UInt8]) -> Int? {
         guard head.count > 18, head[0] == 0x1f, head[1] == 0x8b, head[3] & 0xe0 == 0 else { return nil }
         guard let inflater = squeeze_isal_inflater_create() else { return nil }
         defer { squeeze_isal_inflater_destroy(inflater) }
@@ -158,11 +214,11 @@ public struct ParallelGzipDecoder: Sendable {
 
     /// One chunk inflated without a window into `buffer`; nil where that does not work.
     /// A chunk of more than `maxInput` bytes (no marker for that long) is left to the in-order pass.
-    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
+    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, strict: Bool, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
         buffer.count = 0
         guard end - start <= UInt64(maxInput) else { return nil }
         let input = buffer.input(Int(end - start))
-        guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater() else { return nil }
+        guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater(strict: strict) else { return nil }
         do {
             try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
             guard let stop = try inflater.run(UnsafeRawBufferPointer(input), into: buffer), stop != .inBlock else { return nil }

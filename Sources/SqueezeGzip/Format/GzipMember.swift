@@ -4,10 +4,13 @@ public enum GzipMember {
     ///
     /// - Parameter blockOrder: the order blocks are compressed in (a permutation of the block
     ///   indices); `nil` means in order. The bytes must not depend on it.
+    /// - Parameter offsetTable: give a member of several blocks a `GzipOffsetTable` in its header
+    ///   (what the drop-in writes); a block that starts a span is then compressed without a dictionary.
     /// - Throws: `ZlibError` or `EngineError` from the compressor.
     public static func compress(_ data: [UInt8], blockSize: Int, setting: EngineSetting, header: GzipHeader,
-                                blockOrder: [Int]? = nil) throws -> [UInt8] {
+                                blockOrder: [Int]? = nil, offsetTable: Bool = false) throws -> [UInt8] {
         let layout = BlockLayout(fileSize: UInt64(data.count), blockSize: blockSize)
+        let perSpan = offsetTable ? GzipOffsetTable.blocksPerSpan(for: layout, engine: setting.engine) : nil
         let order = blockOrder ?? Array(0..<layout.count)
         precondition(order.sorted() == Array(0..<layout.count),
                      "blockOrder must be a permutation of 0..<\(layout.count)")
@@ -17,13 +20,18 @@ public enum GzipMember {
         try data.withUnsafeBytes { file in
             for index in order {
                 let block = UnsafeRawBufferPointer(rebasing: file[intRange(layout.range(of: index))])
+                let restarts = perSpan.map { index % $0 == 0 } ?? false
                 let dictionary = UnsafeRawBufferPointer(
-                    rebasing: file[intRange(layout.dictionaryRange(of: index))])
+                    rebasing: file[restarts ? 0..<0 : intRange(layout.dictionaryRange(of: index))])
                 blocks[index] = try compressor.compress(block, dictionary: dictionary,
                                                         isLast: layout.isLast(index))
             }
         }
 
+        var header = header
+        if let perSpan {
+            header.offsetTable = .of(blockLengths: blocks.map { $0?.bytes.count ?? 0 }, blockSize: blockSize, blocksPerSpan: perSpan)
+        }
         var member = header.encoded()
         var checksum = MemberChecksum()
         for block in blocks {
