@@ -155,7 +155,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SqueezeWorkerTests", dependencies: ["SqueezeWorker", "SqueezeProtocol"]),
+        .testTarget(name: "SqueezeWorkerTests", dependencies: ["SqueezeWorker", "SqueezeProtocol", "SqueezeGzip", "SqueezeIO"]),
         .testTarget(name: "SqueezeArchiveTests", dependencies: ["SqueezeArchive", "SqueezeIO"]),
         .testTarget(name: "SqueezeDropInTests", dependencies: ["SqueezeDropIn", "SqueezeIO"]),
         .testTarget(name: "SqueezeJournalTests", dependencies: ["SqueezeJournal", .product(name: "GRDB", package: "GRDB.swift")]),
