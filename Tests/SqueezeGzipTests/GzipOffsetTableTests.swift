@@ -6,14 +6,7 @@ struct GzipOffsetTableTests {
     private static let decoder = ParallelGzipDecoder(threads: 3, chunkBytes: 4096, minimumBytes: 0)
 
     private static func decode(_ gzip: [UInt8]) throws -> (bytes: [UInt8], tally: ParallelGzipDecoder.Tally) {
-        var output: [UInt8] = []
-        let tally = try decoder.decompress(size: UInt64(gzip.count), read: { offset, buffer in
-            guard offset < UInt64(gzip.count) else { return 0 }
-            let part = gzip[Int(offset)..<min(gzip.count, Int(offset) + buffer.count)]
-            buffer.copyBytes(from: part)
-            return part.count
-        }, into: { output.append(contentsOf: $0) })
-        return (output, tally)
+        try ParallelGzipDecoderTests.decodeAll(gzip, with: decoder)
     }
 
     static func member(_ data: [UInt8], level: Int, blockSize: Int = 8192, table: Bool = true) throws -> [UInt8] {

@@ -6,6 +6,13 @@ struct ParallelGzipDecoderTests {
     private static let decoder = ParallelGzipDecoder(threads: 3, chunkBytes: 16 << 10, minimumBytes: 0)
 
     static func decode(_ gzip: [UInt8], with decoder: ParallelGzipDecoder = decoder) throws -> (bytes: [UInt8], tally: ParallelGzipDecoder.Tally) {
+        let (output, tally) = try decodeAll(gzip, with: decoder)
+        #expect(tally.uncompressed == UInt64(output.count))
+        return (output, tally)
+    }
+
+    /// `gzip` decoded from memory by `decoder`: its bytes and its tally.
+    static func decodeAll(_ gzip: [UInt8], with decoder: ParallelGzipDecoder) throws -> (bytes: [UInt8], tally: ParallelGzipDecoder.Tally) {
         var output: [UInt8] = []
         let tally = try decoder.decompress(size: UInt64(gzip.count), read: { offset, buffer in
             guard offset < UInt64(gzip.count) else { return 0 }
@@ -13,7 +20,6 @@ struct ParallelGzipDecoderTests {
             buffer.copyBytes(from: part)
             return part.count
         }, into: { output.append(contentsOf: $0) })
-        #expect(tally.uncompressed == UInt64(output.count))
         return (output, tally)
     }
 

@@ -123,10 +123,7 @@ extension CoordinatorCore {
     /// A verifier's answer to a `verifyBatch`: good (and not drawn for an audit) grants the
     /// batch; anything else expands it, and the rules for a bundle's verdicts take over.
     mutating func batchVerified(_ report: VerifyReport, pending: PendingBatchCheck, from peer: PeerID) {
-        guard pending.verifier == peer else {
-            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
-            return
-        }
+        guard answeredByItsVerifier(pending.verifier, report, from: peer) else { return }
         verification.batches.removeValue(forKey: report.checkID)
         let key = pending.item
         guard jobs[key.job]?.state == .running else { return }

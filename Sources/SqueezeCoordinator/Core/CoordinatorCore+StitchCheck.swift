@@ -49,10 +49,7 @@ extension CoordinatorCore {
     /// `auditInterval` is checked here again); anything else is confirmed here before anyone
     /// gets a strike.
     mutating func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: PeerID) {
-        guard pending.verifier == peer else {
-            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
-            return
-        }
+        guard answeredByItsVerifier(pending.verifier, report, from: peer) else { return }
         verification.segments.removeValue(forKey: report.checkID)
         var check = pending.check
         guard let finding = report.findings.first, report.findings.count == 1, finding.outcome == .decoded else {

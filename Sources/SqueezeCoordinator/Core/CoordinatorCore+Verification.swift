@@ -196,10 +196,7 @@ extension CoordinatorCore {
             return
         }
         guard let pending = verification.pending[report.checkID] else { return }
-        guard pending.verifier == peer else {
-            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
-            return
-        }
+        guard answeredByItsVerifier(pending.verifier, report, from: peer) else { return }
         verification.pending.removeValue(forKey: report.checkID)
         guard jobs[pending.request.item.job]?.state == .running else { return }
         var request = pending.request
@@ -230,6 +227,16 @@ extension CoordinatorCore {
             logger.debug("verifier could not read the blocks; checking here", metadata: ["reason": "\(String(reason.prefix(200)).debugDescription)"])
             checkLocally(request)
         }
+    }
+
+    /// Whether `peer` is the verifier a check went to; an answer from anyone else is malformed
+    /// (counted) and changes nothing.
+    mutating func answeredByItsVerifier(_ verifier: PeerID, _ report: VerifyReport, from peer: PeerID) -> Bool {
+        guard verifier == peer else {
+            countMalformed(ProtocolError.malformed("verified for check \(report.checkID), which went to another worker"), from: peer)
+            return false
+        }
+        return true
     }
 
     /// A worker is gone: its checks are done here, and who it was is forgotten (it says again
