@@ -33,6 +33,8 @@ need=()
 command -v gzip >/dev/null || need+=(gzip)
 command -v pigz >/dev/null || need+=(pigz)
 command -v igzip >/dev/null || need+=(isal)
+command -v libdeflate-gzip >/dev/null || need+=(libdeflate-tools)
+command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v python3 >/dev/null || need+=(python3)
 [[ -x /usr/bin/time ]] || need+=(time)
 if [[ ${#need[@]} -gt 0 ]]; then
@@ -598,6 +600,8 @@ PY
 
 echo "bench: the way back" >&2
 way_back=$(bash "$repo/bench/way-back.sh" "$bin" "$cat_file" "$runs" "$repo/.build/py")
+echo "bench: one machine at its limit" >&2
+one_machine=$(bash "$repo/bench/one-machine.sh" "$bin" "$cat_file" "$small" "$runs" ${quick:+--no-levels})
 
 report="# Benchmarks
 
@@ -622,6 +626,8 @@ and on the small tree file by file. \"size vs gzip -N\" is the level's promise: 
 $level_table
 
 $way_back
+
+$one_machine
 "
 echo "$report"
 if [[ -n $write_docs ]]; then
