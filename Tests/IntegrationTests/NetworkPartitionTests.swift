@@ -11,14 +11,38 @@ struct NetworkPartitionTests {
     /// Heartbeat period given to the coordinator (and, through its welcome, to the workers).
     private static let heartbeat = 0.5
 
+    /// What the job compresses, and so what the cut-off worker holds.
+    enum Holding: String, CustomTestStringConvertible, CaseIterable {
+        /// Big files in blocks and a folder of small ones: blocks, pieces and batches.
+        case mixed
+        /// Small files only, so every item is a batch; the worker sleeps a second in each, so
+        /// the cut finds it holding batches.
+        case batches
+
+        var testDescription: String { rawValue }
+
+        /// Writes the job's tree under `src`.
+        func write(_ tree: TestTree) throws {
+            var data = TestData(seed: 23)
+            switch self {
+            case .mixed:
+                try TestCorpus.make(at: tree.path("data/src/big"), files: 12, bytesPerFile: 6 << 20)
+                for index in 0..<300 { try tree.write("data/src/small/d\(index % 12)/f\(index).txt", data.text(300 + index * 61)) }
+            case .batches:
+                for index in 0..<1_500 { try tree.write("data/src/small/d\(index % 30)/f\(index).txt", data.text(300 + index % 97 * 61)) }
+            }
+        }
+
+        /// The shared-storage worker's extra arguments.
+        var sharedWorkerArguments: [String] { self == .batches ? ["--test-item-delay", "1s"] : [] }
+    }
+
     @Test(
         "a shared-storage worker cut off mid-job is declared dead; the remote worker finishes with embedded mode's bytes; once it is back, no output changes and nothing is left",
-        .enabled(if: NetworkNamespaces.unavailable == nil, "needs root and iproute2's ip (ip netns)"))
-    func sharedWorkerCutOff() throws {
+        .enabled(if: NetworkNamespaces.unavailable == nil, "needs root and iproute2's ip (ip netns)"), arguments: Holding.allCases)
+    func sharedWorkerCutOff(holding: Holding) throws {
         let tree = try TestTree()
-        try TestCorpus.make(at: tree.path("data/src/big"), files: 12, bytesPerFile: 6 << 20)
-        var data = TestData(seed: 23)
-        for index in 0..<300 { try tree.write("data/src/small/d\(index % 12)/f\(index).txt", data.text(300 + index * 61)) }
+        try holding.write(tree)
         let options = ["--level", "9", "--block-size", "512K", "--json"]
         let reference = try SqueezeBinary.run(["compress", tree.path("data/src"), "-o", tree.path("data/reference")] + options, timeout: 300)
         try #require(reference.status == 0, "\(reference.stderr)")
@@ -54,7 +78,7 @@ struct NetworkPartitionTests {
             "--insecure",
         ])
         try #require(coordinator.waitForOutput(timeout: 20) { $0.contains("listening") }, "\(coordinator.stderr)")
-        let shared = try start("shared", on: "shared", ["worker", "--coordinator", workers, "--id", "shared", "--slots", "2", "--storage", "shared"])
+        let shared = try start("shared", on: "shared", ["worker", "--coordinator", workers, "--id", "shared", "--slots", "2", "--storage", "shared"] + holding.sharedWorkerArguments)
         _ = try start("remote", on: "remote", ["worker", "--coordinator", workers, "--id", "remote", "--slots", "2", "--storage", "remote"])
         let registered = Poll.until(timeout: 20, every: 0.2) {
             status()?.workers.map { "\($0.workerID) \($0.storage ?? "-")" }.sorted() == ["remote remote", "shared shared"]
@@ -71,7 +95,7 @@ struct NetworkPartitionTests {
         let submit = try start("submit", on: "coordinator", ["submit", "--coordinator", clients, "src", "-o", "out"] + options)
         let working = Poll.until(timeout: 60, every: 0.1) {
             guard JobEvents.progress(submit.stdout) >= 0.2, let worker = worker("shared") else { return false }
-            return worker.itemsDone > 0 && worker.busy > 0
+            return (worker.itemsDone > 0 || holding == .batches) && worker.busy > 0
         }
         try #require(working, "the shared worker never took work: \(coordinator.stderr)")
         try #require(submit.isRunning, "the job ended before the cut")
@@ -87,6 +111,11 @@ struct NetworkPartitionTests {
         #expect(JobEvents.finished(submit.stdout)?["state"] as? String == "completed", "\(submit.stdout)")
         #expect(coordinator.stderr.contains("worker=shared [SqueezeCoordinator] worker silent; declared dead"), "\(coordinator.stderr)")
         #expect(coordinator.stderr.contains("worker=shared [SqueezeCoordinator] requeued items"), "\(coordinator.stderr)")
+        if holding == .batches {
+            // The batches it held went to the remote worker, which takes them file by file.
+            let batches = status()
+            #expect((batches?.batchesExpanded ?? 0) >= 1, "no batch was taken over: \(String(describing: batches))")
+        }
         let destination = tree.path("data/out")
         try Self.expectSame(tree.path("data/reference"), destination, "after the job")
         #expect(TreeCheck.temporaries(under: destination).isEmpty, "after the job: \(TreeCheck.temporaries(under: destination))")
@@ -116,7 +145,7 @@ struct NetworkPartitionTests {
         #expect(leftovers.isEmpty, "namespaces left: \(leftovers)")
         func seconds(_ from: Date, _ to: Date?) -> String { to.map { String(format: "%.1f s", $0.timeIntervalSince(from)) } ?? "-" }
         print("""
-            network partition: \(outputs.count) outputs in \(seconds(submitted, finished)); link cut at \
+            network partition (\(holding)): \(outputs.count) outputs in \(seconds(submitted, finished)); link cut at \
             \(Int(progressAtCut * 100))% (\(seconds(submitted, cut))), worker declared dead \(seconds(cut, declaredDead)) \
             later; back \(seconds(reconnected, back)) after the link; late results dropped: \(lateResults.map(String.init) ?? "-")
             """)
