@@ -60,12 +60,10 @@ halves() { # halves TOOL ARGS...: the tool on both halves at once, outputs half-
 }
 ceiling_bytes() { cat "$work/half-00.gz" "$work/half-01.gz" > "$work/halves.gz"; }
 
-# Sizes of gzip -N (untimed): the promise every level keeps.
+# Sizes of gzip -N (untimed): the promise every level keeps. Two at a time, one per core.
 gzip_sizes() { # gzip_sizes INPUT NAME LEVELS...
   local input=$1 name=$2; shift 2
-  for level in "$@"; do
-    printf 'gzip\t%s -%s\t0\t%s\n' "$name" "$level" "$(gzip -"$level" -n -c "$input" | wc -c)" >> "$results"
-  done
+  printf '%s\n' "$@" | xargs -P 2 -I{} bash -c "printf 'gzip\t%s -%s\t0\t%s\n' '$name' {} \"\$(gzip -{} -n -c '$input' | wc -c)\"" >> "$results"
 }
 
 if [[ $only != --levels-only ]]; then
