@@ -29,7 +29,7 @@ struct OutputWriterTableTests {
         return Array(bytes.prefix(count))
     }
 
-    @Test("blocks in several commands and out of order, at levels 1 (spans of several blocks, restarting unprimed) and 6: the drop-in's bytes, a table the decoder's reading finds",
+    @Test("blocks in several commands and out of order, at levels 1 (spans of several blocks, restarting unprimed) and 6: the drop-in's bytes, a table the parallel decoder uses",
           arguments: [1, 6])
     func theDropInsBytes(level: Int) async throws {
         let folder = try WriterFolder("squeeze-writer-table")
@@ -87,5 +87,17 @@ struct OutputWriterTableTests {
         }
         #expect(points.spanBytes == UInt64(blockSize * perSpan))
         #expect(points.offsets.count == (layout.count + perSpan - 1) / perSpan)
+
+        // The parallel decoder cuts the member at the table's points and finds nothing wrong with it.
+        let decoder = ParallelGzipDecoder(threads: 3, minimumBytes: 0)
+        var back: [UInt8] = []
+        let tally = try decoder.decompress(size: UInt64(written.count), read: { offset, buffer in
+            let start = Int(min(offset, UInt64(written.count)))
+            let part = written[start..<min(written.count, start + buffer.count)]
+            buffer.copyBytes(from: part)
+            return part.count
+        }, into: { back.append(contentsOf: $0) })
+        #expect(tally.usedTable && tally.tableDefect == nil, "\(tally)")
+        #expect(back == source)
     }
 }
