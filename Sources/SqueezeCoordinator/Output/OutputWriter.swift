@@ -300,14 +300,16 @@ struct OutputWriter {
     private static func finalHeader(_ state: OpenOutput) -> [UInt8]? {
         guard var table = state.spec.header.offsetTable else { return nil }
         var header = state.spec.header
-        // Checked blocks are at most twice the largest block, so a span fits in 32 bits; clamped all the same.
+        // A span holds at most 1 GiB and its blocks passed the length checks (deflate's worst
+        // case), so its length fits in 32 bits; clamped all the same.
         table.spanLengths = (0..<table.spanLengths.count).map { UInt32(clamping: $0 < state.spanLengths.count ? state.spanLengths[$0] : 0) }
         header.offsetTable = table
         return header.encoded()
     }
 
     /// Carries out one append: creates the temporary if it is the file's first, writes the
-    /// header, the blocks and the trailer, and seals it after the last. Blocking.
+    /// header, the blocks and the trailer, and after the last block the header's final bytes
+    /// (the offset table) over the first, and seals it. Blocking.
     private static func write(_ step: AppendStep, delayPerBlock delay: UInt32) -> Result<AtomicOutputFile, WriteFailure> {
         if delay > 0 { usleep(delay * UInt32(clamping: step.chunks.count)) }
         let spec = step.spec
