@@ -86,12 +86,14 @@ public enum PieceFile {
     /// Writes one segment of a stitched member at `path`: with a `header` (the first segment)
     /// it creates the file and writes the header; then it copies `pieces` (path and exact
     /// length each, in order) from `offset` on; with a `trailer` (the last segment) it writes
-    /// the trailer, gives the file `stamp`'s mode and mtime and, with `sync`, fsyncs it.
+    /// the trailer, then a `finalHeader` at offset 0 over the first header (an offset table's
+    /// lengths, known only at the end), gives the file `stamp`'s mode and mtime and, with
+    /// `sync`, fsyncs it.
     /// Returns the end of what it wrote. The pieces are left in place; a failure removes the
     /// output, whose attempt is then abandoned.
     public static func stitch(
         _ path: BytePath, offset start: UInt64, header: [UInt8], pieces: [(BytePath, UInt64)], trailer: [UInt8],
-        member stamp: FileStamp, sync: Bool
+        finalHeader: [UInt8] = [], member stamp: FileStamp, sync: Bool
     ) throws -> UInt64 {
         if !header.isEmpty { try write(path, chunks: [header], member: nil, sync: false) }
         let fd = path.withCString { open($0, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) }
@@ -110,6 +112,11 @@ public enum PieceFile {
                     guard pwrite(fd, raw.baseAddress, raw.count, off_t(offset)) == raw.count else { throw FileSystemError.last("write", path.display) }
                 }
                 offset += UInt64(trailer.count)
+                if !finalHeader.isEmpty {
+                    try finalHeader.withUnsafeBytes { raw in
+                        guard pwrite(fd, raw.baseAddress, raw.count, 0) == raw.count else { throw FileSystemError.last("write", path.display) }
+                    }
+                }
                 try apply(stamp, to: fd, path: path)
                 if sync && fsync(fd) != 0 { throw FileSystemError.last("fsync", path.display) }
             }

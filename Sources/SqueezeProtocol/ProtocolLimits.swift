@@ -20,6 +20,9 @@ public enum ProtocolLimits {
     public static let maxPathBytes = 4096
     /// Longest gzip header a reference may ask a worker to write (FNAME is at most 255 bytes).
     public static let maxHeaderBytes = 512
+    /// Longest gzip header a stitch may ask a worker to write: `maxHeaderBytes` and the
+    /// largest extra field (XLEN and 65,535 bytes), where a member's offset table lives.
+    public static let maxTableHeaderBytes = maxHeaderBytes + 2 + Int(UInt16.max)
     /// Largest offset at which a block is written in place (1 PiB): beyond any real file,
     /// and far from `UInt64.max`, so adding a block's length cannot overflow.
     public static let maxPlacementOffset: UInt64 = 1 << 50

@@ -29,11 +29,16 @@ public struct StitchRequest: Sendable, Equatable {
     public var trailer: [UInt8]
     /// The pieces, in file order.
     public var pieces: [StitchPiece]
+    /// The last segment of a member with an offset table only (sent to a worker that announced
+    /// `offsetTable`): the header again, now with the table's lengths, to write at offset 0
+    /// over the first segment's (the same length) before the mode and mtime are set; else empty.
+    public var finalHeader: [UInt8]
 
     /// Creates a request.
     public init(
         jobID: UInt64, file: UInt32, attempt: UInt64, workspace: [UInt8], offset: UInt64, syncResult: Bool, permissions: UInt32,
-        modifiedSeconds: Int64, modifiedNanoseconds: Int64, header: [UInt8], trailer: [UInt8], pieces: [StitchPiece]
+        modifiedSeconds: Int64, modifiedNanoseconds: Int64, header: [UInt8], trailer: [UInt8], pieces: [StitchPiece],
+        finalHeader: [UInt8] = []
     ) {
         self.jobID = jobID
         self.file = file
@@ -47,6 +52,7 @@ public struct StitchRequest: Sendable, Equatable {
         self.header = header
         self.trailer = trailer
         self.pieces = pieces
+        self.finalHeader = finalHeader
     }
 
     /// Whether this segment starts the output.

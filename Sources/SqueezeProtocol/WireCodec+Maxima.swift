@@ -7,6 +7,7 @@ extension WireCodec {
     private static let blocks = ProtocolLimits.maxBlocksPerItem
     private static let path = string(ProtocolLimits.maxPathBytes)
     private static let gzipHeader = string(ProtocolLimits.maxHeaderBytes)
+    private static let tableHeader = string(ProtocolLimits.maxTableHeaderBytes)
 
     /// Job, item, engine, level, count; per block file, index, dictionary and data lengths, last flag.
     static let maxWorkTable = 8 + 8 + 1 + 1 + 4 + blocks * (4 + 4 + 4 + 4 + 1)
@@ -20,8 +21,9 @@ extension WireCodec {
     /// Job, item, attempt, count; per piece CRC, raw length, piece length, failure.
     static let maxResultRefTable = 8 + 8 + 8 + 4 + blocks * (4 + 4 + 8 + string(maxFailureBytes))
     /// Job, file, attempt, flags, permissions, mtime (2), offset, workspace, gzip header,
-    /// trailer, count; per piece item, attempt, position, length.
-    static let maxStitchTable = 8 + 4 + 8 + 1 + 4 + 8 + 8 + 8 + path + gzipHeader + string(8) + 4 + maxStitchPieces * (8 + 8 + 4 + 8)
+    /// trailer, count; per piece item, attempt, position, length; final header.
+    static let maxStitchTable = 8 + 4 + 8 + 1 + 4 + 8 + 8 + 8 + path + tableHeader + string(8) + 4 + maxStitchPieces * (8 + 8 + 4 + 8)
+        + tableHeader
     /// Job, file, attempt, length, failure.
     static let maxStitchedTable = 8 + 4 + 8 + 8 + string(maxFailureBytes)
     /// Job, workspace, count; per piece item, attempt, position.

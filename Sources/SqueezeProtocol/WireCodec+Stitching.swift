@@ -9,7 +9,7 @@ extension WireCodec {
     static let maxStitchOffset = UInt64(maxStitchPieces) * UInt64(ProtocolLimits.maxBlockSize) * 2
 
     static func encodeStitch(_ request: StitchRequest) -> [UInt8] {
-        var writer = ByteWriter(capacity: 64 + request.workspace.count + request.header.count + request.pieces.count * 28)
+        var writer = ByteWriter(capacity: 68 + request.workspace.count + request.header.count + request.finalHeader.count + request.pieces.count * 28)
         writer.write(request.jobID)
         writer.write(request.file)
         writer.write(request.attempt)
@@ -28,6 +28,8 @@ extension WireCodec {
             writer.write(piece.position)
             writer.write(piece.length)
         }
+        // Only when present, so a worker that does not know it is sent the table it knows.
+        if !request.finalHeader.isEmpty { writeBytes(request.finalHeader, to: &writer) }
         return writer.bytes
     }
 
@@ -53,7 +55,7 @@ extension WireCodec {
         let nanoseconds = try reader.read(Int64.self, "mtime nanoseconds")
         let offset = try reader.read(UInt64.self, "offset")
         let workspace = try path(&reader, "workspace")
-        let header = try readBytes(&reader, limit: ProtocolLimits.maxHeaderBytes, "header")
+        let header = try readBytes(&reader, limit: ProtocolLimits.maxTableHeaderBytes, "header")
         let trailer = try readBytes(&reader, limit: 8, "trailer")
         let count = Int(try reader.read(UInt32.self, "piece count"))
         guard flags <= 1 else { throw .malformed("flags \(flags)") }
@@ -73,10 +75,14 @@ extension WireCodec {
             guard piece.length <= UInt64(ProtocolLimits.maxBlockSize) * 2 else { throw .malformed("piece of \(piece.length) bytes") }
             pieces.append(piece)
         }
+        let finalHeader = reader.remaining > 0 ? try readBytes(&reader, limit: ProtocolLimits.maxTableHeaderBytes, "final header") : []
+        guard finalHeader.isEmpty || (finalHeader.count >= 10 && !trailer.isEmpty) else {
+            throw .malformed("a final header of \(finalHeader.count) bytes\(trailer.isEmpty ? " before the last segment" : "")")
+        }
         try reader.expectEnd("stitch table")
         return StitchRequest(
             jobID: job, file: file, attempt: attempt, workspace: workspace, offset: offset, syncResult: flags == 1, permissions: permissions & 0o7777,
-            modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, header: header, trailer: trailer, pieces: pieces)
+            modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, header: header, trailer: trailer, pieces: pieces, finalHeader: finalHeader)
     }
 
     static func stitched(_ parts: [ZMQFrame]) throws(ProtocolError) -> StitchResult {

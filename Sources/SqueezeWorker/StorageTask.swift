@@ -69,7 +69,8 @@ enum StorageTask: Sendable {
         do {
             let length = try PieceFile.stitch(
                 JobWorkspace.stitchPath(in: workspace, file: Int(request.file), attempt: request.attempt), offset: request.offset,
-                header: request.header, pieces: pieces, trailer: request.trailer, member: stamp, sync: request.syncResult)
+                header: request.header, pieces: pieces, trailer: request.trailer, finalHeader: request.finalHeader, member: stamp,
+                sync: request.syncResult)
             return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: length)
         } catch {
             return StitchResult(jobID: request.jobID, file: request.file, attempt: request.attempt, length: 0,

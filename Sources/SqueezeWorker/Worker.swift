@@ -173,7 +173,9 @@ public final class Worker: Sendable {
         var names: [String] = []
         if configuration.verifies { names += [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] }
         if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
-        if configuration.storage != .remote { names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability] }
+        if configuration.storage != .remote {
+            names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability]
+        }
         return names.isEmpty ? nil : names
     }
 

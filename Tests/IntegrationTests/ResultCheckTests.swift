@@ -134,17 +134,8 @@ struct ResultCheckTests {
         let tree = try TestTree()
         // Six files of eight blocks each: every one is stitched, in several 64 KiB segments.
         try TestCorpus.make(at: tree.path("data/src"), files: 6, bytesPerFile: 2 << 20)
-        let keys = try CurveKeys.principals(["bad-stitcher", "shared-worker"], in: tree)
-        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: keys.coordinatorArguments + [
-            "--item-size", "1M", "--block-size", "256K", "--stitch-segment", "64K",
-        ], clientArguments: keys.clientArguments("client"))
-        // No engine: it gets no item, so it is always the least busy shared worker, the one
-        // every stitch goes to until it is quarantined.
-        let bad = try cluster.startHostileWorker(python: python, id: "bad-stitcher", slots: 1, mode: "stitch-bad", in: tree.root,
-                                                 environment: keys.hostileEnvironment("bad-stitcher"))
-        try #require(cluster.waitForWorkers(1), "the Python worker did not register: \(bad.stderr)")
-        try cluster.addWorker(slots: 1, id: "shared-worker", arguments: ["--storage", "shared"] + keys.clientArguments("shared-worker"))
-        try #require(cluster.waitForWorkers(2))
+        let (cluster, bad) = try TestCluster.withHostileStitcher(
+            python: python, mode: "stitch-bad", in: tree, coordinatorArguments: ["--item-size", "1M", "--block-size", "256K"])
 
         let outcome = try cluster.submitAndWait(["src", "--level", "6", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")

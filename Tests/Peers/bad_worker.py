@@ -15,8 +15,10 @@ MODE `fail-reads`: it announces shared storage, says it sees every job's files, 
 every `workRef` with each block failed ("cannot read"), writing nothing. Prints "failed N".
 MODE `stitch-bad`: it announces shared storage and no engine (so it is given stitches, never
 items) and joins every segment as asked, header, pieces and trailer at the right offsets and
-with the right length, but with one byte of each segment's first piece flipped. Prints
-"stitched N".
+with the right length, but with one byte of each segment's first piece flipped. It announces
+`offsetTable` and writes a last segment's final header as given. Prints "stitched N".
+MODE `table-bad`: like `stitch-bad`, but it copies every piece as it is and lies only in the
+offset table: the final header it writes has one span's length one more. Prints "stitched N".
 MODE `collude`: one process, two worker ids on two connections: WORKER_ID compresses every
 item into corrupt deflate (a flipped bit) under the true CRC-32 and length, and WORKER_ID-v
 announces `verify` and no engine and calls every block good with the true CRC-32 its partner
@@ -34,7 +36,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "collude", "collude-verify"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "table-bad", "collude", "collude-verify"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -53,9 +55,10 @@ hello = {"workerID": worker_id, "host": "test", "slots": slots, "pid": os.getpid
          "engines": ["zlib", "libdeflate", "isal", "stored"]}
 if mode == "fail-reads":
     hello["storage"] = "shared"
-elif mode == "stitch-bad":
+elif mode in ("stitch-bad", "table-bad"):
     hello["storage"] = "shared"
     hello["engines"] = []
+    hello["capabilities"] = ["offsetTable"]
 elif mode not in ("wrong", "collude"):
     # It only verifies: with no engine it is given no item, so it is always free to check.
     hello["capabilities"] = ["verify"]
@@ -120,13 +123,21 @@ def stitch(table):
             at += 28
             with open(f"{ws}/p{item}-{piece_attempt}-{position}", "rb") as piece:
                 data = bytearray(piece.read())
-            if i == 0 and data:
+            if i == 0 and data and mode == "stitch-bad":
                 data[len(data) // 2] ^= 0x20
             os.pwrite(fd, bytes(data), end)
             end += len(data)
+        # The final header (docs/protocol.md): only after the pieces, only with the last segment.
+        final = take_bytes(table, at)[0] if at < len(table) else b""
         if trailer:
             os.pwrite(fd, trailer, end)
             end += len(trailer)
+            if final:
+                final = bytearray(final)
+                if mode == "table-bad":
+                    # XLEN at 10, 'Sq' and LEN, version, span size: the first span's length at 21.
+                    final[21] ^= 1
+                os.pwrite(fd, bytes(final), 0)
             os.fchmod(fd, mode_bits & 0o7777)
     finally:
         os.close(fd)
@@ -283,12 +294,12 @@ while True:
         probe = json.loads(frames[1])
         sock.send_multipart([header(11), json.dumps({"jobID": probe["jobID"], "shared": True}).encode()])
         continue
-    if len(frames[0]) == 16 and mode == "stitch-bad" and frames[0][3] == 14:  # stitch
+    if len(frames[0]) == 16 and mode in ("stitch-bad", "table-bad") and frames[0][3] == 14:  # stitch
         sock.send_multipart([header(15), stitch(frames[1])])
         stitched += 1
         print(f"stitched {stitched}", flush=True)
         continue
-    if len(frames[0]) == 16 and mode == "stitch-bad" and frames[0][3] == 16:  # discard
+    if len(frames[0]) == 16 and mode in ("stitch-bad", "table-bad") and frames[0][3] == 16:  # discard
         (job,) = struct.unpack_from("<Q", frames[1], 0)
         sock.send_multipart([header(17), struct.pack("<Q", job)])
         continue

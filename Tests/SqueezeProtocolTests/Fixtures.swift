@@ -223,7 +223,7 @@ enum Fixtures {
         case .probeReply: [.probeReply(probeYes), .probeReply(probeNo), .probeReply(probeAnswered)]
         case .workRef: [.workRef(refWork), .workRef(emptyRefWork), .workRef(viewedRefWork), .workRef(tarRefWork)]
         case .resultRef: [.resultRef(refResult), .resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: []))]
-        case .stitch: [.stitch(stitch), .stitch(middleSegment), .stitch(lastSegment)]
+        case .stitch: [.stitch(stitch), .stitch(middleSegment), .stitch(lastSegment), .stitch(lastSegmentWithTable)]
         case .stitched: [.stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 1 << 33)),
                          .stitched(StitchResult(jobID: 7, file: 3, attempt: 12, length: 0, failure: "piece p4-9-0: No such file or directory"))]
         case .discarded: [.discarded(7), .discarded(UInt64.max)]
@@ -282,6 +282,15 @@ enum Fixtures {
         segment.trailer = [8, 7, 6, 5, 4, 3, 2, 1]
         segment.syncResult = true
         segment.offset = 1 << 40
+        return segment
+    }
+
+    /// The last segment of a member with an offset table: it writes the final header too.
+    static var lastSegmentWithTable: StitchRequest {
+        var segment = lastSegment
+        var header = GzipHeader(fileName: Array("a".utf8), modificationTime: 0, level: 6)
+        header.offsetTable = GzipOffsetTable(spanBytes: 1 << 19, spanLengths: [300_000, 123_456])
+        segment.finalHeader = header.encoded()
         return segment
     }
 

@@ -62,7 +62,7 @@ struct MessageBoundTests {
             .jobEvent: (2, 8_388_624), .statusReply: (2, 8_388_624), .error: (2, 8_388_624),
             .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_387, 743_030_828),
             .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_552_492),
-            .stitch: (2, 1_839_705), .stitched: (2, 1_072), .discard: (2, 1_314_848),
+            .stitch: (2, 1_971_295), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
             .batch: (2, 33_890_360), .verifyBatch: (2, 33_955_902),
         ]
@@ -90,9 +90,12 @@ struct MessageBoundTests {
         let verified = WireMessage.verified(VerifyReport(checkID: 1, findings: Array(
             repeating: VerifyFinding(outcome: .unreadable, storedCRC: 7, reason: failure), count: blocks)))
         let pieces = (0..<WireCodec.maxStitchPieces).map { StitchPiece(item: UInt64($0), attempt: 1, position: 0, length: 1) }
+        // A stitch's headers may carry an offset table: the first and the final one at their longest.
+        let tableHeader = [UInt8](repeating: 0x1F, count: ProtocolLimits.maxTableHeaderBytes)
         let stitch = WireMessage.stitch(StitchRequest(
-            jobID: 1, file: 2, attempt: 3, workspace: workspace, offset: UInt64(header.count), syncResult: true, permissions: 0o644,
-            modifiedSeconds: 0, modifiedNanoseconds: 0, header: header, trailer: [UInt8](repeating: 1, count: 8), pieces: pieces))
+            jobID: 1, file: 2, attempt: 3, workspace: workspace, offset: UInt64(tableHeader.count), syncResult: true, permissions: 0o644,
+            modifiedSeconds: 0, modifiedNanoseconds: 0, header: tableHeader, trailer: [UInt8](repeating: 1, count: 8), pieces: pieces,
+            finalHeader: tableHeader))
         let stitched = WireMessage.stitched(StitchResult(jobID: 1, file: 2, attempt: 3, length: 0, failure: failure))
         let discard = WireMessage.discard(PieceDiscard(jobID: 1, workspace: workspace, pieces: pieces))
         let publish = WireMessage.publish(PublishGrant(

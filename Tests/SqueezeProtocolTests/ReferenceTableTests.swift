@@ -61,6 +61,16 @@ struct ReferenceTableTests {
         segment.trailer = [1, 2, 3]
         #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
         #expect(Self.decodeError(WireCodec.encodeBytes(.stitch(Fixtures.lastSegment))) == nil)
+        // A final header (an offset table's lengths) comes only with the last segment, and is a gzip header's length.
+        #expect(Self.decodeError(WireCodec.encodeBytes(.stitch(Fixtures.lastSegmentWithTable))) == nil)
+        segment = Fixtures.lastSegmentWithTable
+        segment.trailer = []
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
+        segment = Fixtures.lastSegmentWithTable
+        segment.finalHeader = [0x1F, 0x8B, 8]
+        #expect(Self.isMalformed(Self.decodeError(WireCodec.encodeBytes(.stitch(segment)))))
+        segment.finalHeader = [UInt8](repeating: 0, count: ProtocolLimits.maxTableHeaderBytes + 1)
+        #expect(Self.decodeError(WireCodec.encodeBytes(.stitch(segment))) != nil)
     }
 
     @Test func aRangeCheckMustDecodeNothingAndStayWithinTheLimit() {

@@ -104,12 +104,15 @@ extension CoordinatorCore {
         return placed
     }
 
-    /// The bytes before block `index` that prime it: none for an engine without a dictionary.
+    /// The bytes before block `index` that prime it: none for an engine without a dictionary,
+    /// nor for a block that starts a span of the member's offset table (docs/format.md: level
+    /// 1 restarts unprimed every 4 MiB, as the drop-in does). Every path that compresses or
+    /// checks a block takes its dictionary from here, so a worker, a verifier and the
+    /// coordinator's own check agree on it.
     static func dictionaryRange(of index: Int, in file: PlannedFile, setting: EngineSetting) -> Range<UInt64> {
-        guard setting.engine.usesDictionary else {
-            let start = file.layout.range(of: index).lowerBound
-            return start..<start
-        }
+        let start = file.layout.range(of: index).lowerBound
+        guard setting.engine.usesDictionary else { return start..<start }
+        if let perSpan = spanBlocks(of: file, setting: setting), index % perSpan == 0 { return start..<start }
         return file.layout.dictionaryRange(of: index)
     }
 

@@ -106,16 +106,41 @@ extension CoordinatorCore {
     func spec(of file: PlannedFile, in job: JobRecord) -> OutputSpec {
         OutputSpec(
             key: FileKey(job: job.id, file: file.index), outputPath: job.outputPath(of: file), relativePath: file.relativePath.bytes,
-            header: header(of: file, in: job), blockCount: file.layout.count, stamp: file.stamp,
-            replace: job.request.force || file.replacesOwnOutput, workspace: job.workspace.path)
+            header: header(of: file, in: job), spanBlocks: Self.spanBlocks(of: file, setting: job.setting), blockCount: file.layout.count,
+            stamp: file.stamp, replace: job.request.force || file.replacesOwnOutput, workspace: job.workspace.path)
     }
 
-    /// The gzip header of a file's member: its name and mtime, like gzip writes.
+    /// The gzip header of a file's member as it is written first: its name and mtime, like gzip
+    /// writes, and for a member of several blocks the offset table's shape with zero lengths
+    /// (docs/format.md), the same length as the final header (`finalHeader`).
     func header(of file: PlannedFile, in job: JobRecord) -> GzipHeader {
         // An archive's member names no file and has no time, as `tar | gzip` writes it: the
         // same tree makes the same bytes.
-        if job.archive != nil { return GzipHeader(fileName: nil, modificationTime: 0, level: job.request.level) }
-        return GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
+        var header = job.archive != nil
+            ? GzipHeader(fileName: nil, modificationTime: 0, level: job.request.level)
+            : GzipHeader(fileName: file.relativePath.lastComponent, modificationTime: UInt32(clamping: file.stamp.modifiedSeconds), level: job.request.level)
+        if let perSpan = Self.spanBlocks(of: file, setting: job.setting) {
+            header.offsetTable = .placeholder(for: file.layout, blocksPerSpan: perSpan)
+        }
+        return header
+    }
+
+    /// The header a finished member ends with: `header(of:in:)` with the offset table's
+    /// lengths, from the compressed length of each block (`blockLengths`, every block of the
+    /// file, in order). The coordinator derives it from the lengths it accepted; no worker's
+    /// word on the table is taken.
+    func finalHeader(of file: PlannedFile, in job: JobRecord, blockLengths: [UInt64]) -> GzipHeader {
+        var header = header(of: file, in: job)
+        if let perSpan = Self.spanBlocks(of: file, setting: job.setting) {
+            header.offsetTable = .of(blockLengths: blockLengths.map { Int(clamping: $0) }, blockSize: file.layout.blockSize, blocksPerSpan: perSpan)
+        }
+        return header
+    }
+
+    /// Blocks per span of the offset table in a file's member, or nil when it gets none (one
+    /// block; spans past 1 GiB): the drop-in's rule (`GzipOffsetTable.blocksPerSpan`).
+    static func spanBlocks(of file: PlannedFile, setting: EngineSetting) -> Int? {
+        GzipOffsetTable.blocksPerSpan(for: file.layout, engine: setting.engine)
     }
 
     /// Asks every writer sent something since its last flush to publish what it has sealed.

@@ -24,8 +24,11 @@ extension CoordinatorCore {
             for case let piece? in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
             let end = placement.end(of: file.layout)
             job.stitchPieces.removeValue(forKey: key.file)
+            // The header goes in last, so with its offset table's final lengths.
+            var spec = spec(of: file, in: job)
+            spec.header = finalHeader(of: file, in: job, blockLengths: pieces.map { $0?.length ?? 0 })
             write(for: key, .placed(
-                spec(of: file, in: job), output: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: placement.output.value),
+                spec, output: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: placement.output.value),
                 end: end, trailer: checksum.trailer.encoded()))
             return
         }
@@ -41,9 +44,13 @@ extension CoordinatorCore {
             let isLast = next == pieces.count
             guard isLast || bytes >= UInt64(configuration.stitchSegmentBytes) || next - first == Self.stitchSegmentPieces else { return }
             let header = header(of: file, in: job).encoded()
+            // A member with an offset table: the last segment writes the header again with the
+            // table's lengths, and only a worker that announced it can be asked to.
+            let hasTable = Self.spanBlocks(of: file, setting: job.setting) != nil
             if stitch == nil {
                 let candidates = workers.all.filter { worker in
                     worker.isShared(for: key.job) && worker.routingID != excluded
+                        && (!hasTable || worker.hello.capabilities?.contains(WorkerHello.offsetTableCapability) == true)
                         && !verification.quarantine.isQuarantined(verification.identity(of: worker.routingID))
                 }
                 let worker = candidates.min { first, second in
@@ -58,11 +65,17 @@ extension CoordinatorCore {
             }
             guard var current = stitch, let worker = workers[current.worker] else { return }
             var trailer: [UInt8] = []
+            var finalHeader: [UInt8] = []
             if isLast {
                 var checksum = MemberChecksum()
                 for case let piece? in pieces { checksum.append(crc: piece.crc, length: piece.rawLength) }
                 trailer = checksum.trailer.encoded()
+                if hasTable { finalHeader = self.finalHeader(of: file, in: job, blockLengths: pieces.map { $0?.length ?? 0 }).encoded() }
             }
+            // The bytes a segment's check covers: with a table, the first segment's header is
+            // written again by the last, so its check starts after the header and the last
+            // segment's header gets a check of its own (`stitched`).
+            let checkedHeader = first == 0 && !hasTable ? header : []
             var expectedCRC: UInt32?
             if checksResults(of: key.job) {
                 // Every piece's bytes were read by its check; a verifier that does not report
@@ -72,7 +85,7 @@ extension CoordinatorCore {
                     joinInWriter(key.file, of: &job)
                     return
                 }
-                expectedCRC = StitchSegment.expectedCRC(header: first == 0 ? header : [], pieces: stored, trailer: trailer)
+                expectedCRC = StitchSegment.expectedCRC(header: checkedHeader, pieces: stored, trailer: trailer)
             }
             send(.stitch(StitchRequest(
                 jobID: key.job.value, file: UInt32(key.file), attempt: current.attempt.value, workspace: job.workspace.path.bytes,
@@ -81,13 +94,14 @@ extension CoordinatorCore {
                 header: first == 0 ? header : [], trailer: trailer,
                 pieces: pieces[first..<next].compactMap { piece in
                     piece.map { StitchPiece(item: $0.item.value, attempt: $0.attempt.value, position: UInt32($0.position), length: $0.length) }
-                })), to: current.worker)
+                }, finalHeader: finalHeader)), to: current.worker)
             if current.awaited.isEmpty { current.since = now }
             current.sentPieces = next
-            let start = first == 0 ? 0 : current.end
+            let start = current.end - UInt64(checkedHeader.count)
             current.end += bytes + UInt64(trailer.count)
             current.awaited.append(StitchSegment(
-                range: start..<current.end, expectedCRC: expectedCRC, pieces: first..<next, header: first == 0 ? header : [], trailer: trailer))
+                range: start..<current.end, expectedCRC: expectedCRC, pieces: first..<next, header: checkedHeader, trailer: trailer,
+                finalHeader: finalHeader))
             current.lastSent = isLast
             stitch = current
             job.stitching[key.file] = current
@@ -130,19 +144,29 @@ extension CoordinatorCore {
         }
         current.confirmed = segment.range.upperBound
         current.since = now
-        var check: SegmentCheck?
+        var checks: [SegmentCheck] = []
         if let expectedCRC = segment.expectedCRC, let job = jobs[key.job], let pieces = job.stitchPieces[key.file],
            segment.pieces.upperBound <= pieces.count {
-            check = SegmentCheck(
+            let path = JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt)
+            checks.append(SegmentCheck(
                 id: verification.nextCheckID, file: key, attempt: AttemptID(result.attempt), stitcher: peer,
-                path: JobWorkspace.stitchPath(in: job.workspace.path, file: key.file, attempt: result.attempt), range: segment.range,
-                expectedCRC: expectedCRC, header: segment.header, pieces: pieces[segment.pieces].compactMap { $0 }, trailer: segment.trailer)
+                path: path, range: segment.range,
+                expectedCRC: expectedCRC, header: segment.header, pieces: pieces[segment.pieces].compactMap { $0 }, trailer: segment.trailer))
             verification.nextCheckID += 1
-            current.checking.insert(verification.nextCheckID - 1)
+            if !segment.finalHeader.isEmpty {
+                // The offset table the stitcher wrote over the first header: checked like the
+                // rest of the bytes, against the header the coordinator derived.
+                checks.append(SegmentCheck(
+                    id: verification.nextCheckID, file: key, attempt: AttemptID(result.attempt), stitcher: peer,
+                    path: path, range: 0..<UInt64(segment.finalHeader.count), expectedCRC: CRC32.checksum(segment.finalHeader),
+                    header: segment.finalHeader, pieces: [], trailer: []))
+                verification.nextCheckID += 1
+            }
+            for check in checks { current.checking.insert(check.id) }
         }
         jobs[key.job]?.stitching[key.file] = current
-        if let check {
-            checkSegment(check)
+        if !checks.isEmpty {
+            for check in checks { checkSegment(check) }
         } else if current.isComplete {
             adoptStitch(key)
         }

@@ -17,6 +17,8 @@ struct OutputWriter {
         var pending: [Int: PendingBlock] = [:]
         var checksum = MemberChecksum()
         var bytesOut: UInt64 = 0
+        /// The offset table's lengths so far, each span's blocks summed as they are appended.
+        var spanLengths: [UInt64] = []
     }
 
     private struct SealedOutput {
@@ -215,6 +217,9 @@ struct OutputWriter {
         var rawBytes: UInt64
         var firstAppended: Int
         var next: Int
+        /// The header's final bytes (the offset table's lengths), written over the first at the
+        /// end; nil without a table.
+        var finalHeader: [UInt8]?
 
         var written: UInt64 { UInt64(header.count + trailer.count) + chunks.reduce(0) { $0 + $1.length } }
     }
@@ -233,13 +238,21 @@ struct OutputWriter {
                 trailer: [], finished: false, rawBytes: 0, firstAppended: state.next, next: state.next)
             while let ready = state.pending.removeValue(forKey: state.next) {
                 state.checksum.append(crc: ready.crc, length: ready.rawLength)
+                if let perSpan = state.spec.spanBlocks {
+                    let span = state.next / perSpan
+                    if span >= state.spanLengths.count { state.spanLengths.append(0) }
+                    state.spanLengths[span] += ready.length
+                }
                 step.chunks.append(ready)
                 step.rawBytes += UInt64(ready.rawLength)
                 state.next += 1
             }
             step.next = state.next
             step.finished = state.next == spec.blockCount
-            if step.finished { step.trailer = state.checksum.trailer.encoded() }
+            if step.finished {
+                step.trailer = state.checksum.trailer.encoded()
+                step.finalHeader = Self.finalHeader(state)
+            }
             open[spec.key] = state
             guard !step.chunks.isEmpty else { continue }
             if let index = stepOf[spec.key] {
@@ -282,8 +295,21 @@ struct OutputWriter {
         }
     }
 
+    /// The header a finished output ends with: its offset table's lengths from the blocks as
+    /// appended (every span's but the last's); nil for a member without a table.
+    private static func finalHeader(_ state: OpenOutput) -> [UInt8]? {
+        guard var table = state.spec.header.offsetTable else { return nil }
+        var header = state.spec.header
+        // A span holds at most 1 GiB and its blocks passed the length checks (deflate's worst
+        // case), so its length fits in 32 bits; clamped all the same.
+        table.spanLengths = (0..<table.spanLengths.count).map { UInt32(clamping: $0 < state.spanLengths.count ? state.spanLengths[$0] : 0) }
+        header.offsetTable = table
+        return header.encoded()
+    }
+
     /// Carries out one append: creates the temporary if it is the file's first, writes the
-    /// header, the blocks and the trailer, and seals it after the last. Blocking.
+    /// header, the blocks and the trailer, and after the last block the header's final bytes
+    /// (the offset table) over the first, and seals it. Blocking.
     private static func write(_ step: AppendStep, delayPerBlock delay: UInt32) -> Result<AtomicOutputFile, WriteFailure> {
         if delay > 0 { usleep(delay * UInt32(clamping: step.chunks.count)) }
         let spec = step.spec
@@ -299,6 +325,7 @@ struct OutputWriter {
                     }
                 }
                 try file.write([step.trailer])
+                if let finalHeader = step.finalHeader { try file.write(finalHeader, at: 0) }
                 if step.finished {
                     try file.seal(
                         permissions: spec.stamp.permissions,

@@ -127,7 +127,7 @@ struct OutputRecheck: Sendable {
     }
 
     /// Compresses `source` again into `output`, replacing it: the job's header (name, mtime,
-    /// level), blocks and setting, the source's permissions and mtime, like the writers.
+    /// level, offset table), blocks and setting, the source's permissions and mtime, like the writers.
     private func redo(_ relative: BytePath, source: BytePath, output: BytePath) throws {
         var info = stat()
         guard source.withCString({ stat($0, &info) }) == 0 else { throw FileSystemError.last("stat", source.display) }
@@ -137,9 +137,12 @@ struct OutputRecheck: Sendable {
         defer { threads.shutdown() }
         let file = try AtomicOutputFile(finalPath: output)
         do {
-            let writer = try ParallelGzipWriter(threads: threads, blockSize: blockSize, header: header) { try file.write($0) }
+            // Planned at the source's size: a member of several blocks gets the offset table the
+            // job's writers give it (a source that changes meanwhile fails instead).
+            let writer = try ParallelGzipWriter(threads: threads, blockSize: blockSize, header: header,
+                                                plannedSize: UInt64(clamping: max(0, info.st_size))) { try file.write($0) }
             try ChunkReader.read(source) { try writer.write($0) }
-            _ = try writer.finish()
+            if let finalHeader = try writer.finish().finalHeader { try file.write(finalHeader, at: 0) }
             try file.commit(permissions: stamp.permissions, modifiedSeconds: stamp.modifiedSeconds,
                             modifiedNanoseconds: stamp.modifiedNanoseconds, replace: true)
         } catch {

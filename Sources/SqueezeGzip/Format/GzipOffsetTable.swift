@@ -59,11 +59,13 @@ public struct GzipOffsetTable: Sendable, Equatable {
     }
 
     /// The table of a member whose blocks, in order, have compressed lengths `blockLengths`
-    /// (at least the blocks of every span but the last).
+    /// (at least the blocks of every span but the last). A span past 32 bits (no engine makes
+    /// one; only lengths reported from outside could) is clamped, never a trap: a reader
+    /// checks a table's bounds anyway.
     public static func of(blockLengths: [Int], blockSize: Int, blocksPerSpan: Int) -> GzipOffsetTable {
         let spans = (blockLengths.count + blocksPerSpan - 1) / blocksPerSpan
         let lengths = (0..<max(0, spans - 1)).map { span in
-            UInt32(blockLengths[(span * blocksPerSpan)..<((span + 1) * blocksPerSpan)].reduce(0, +))
+            UInt32(clamping: blockLengths[(span * blocksPerSpan)..<((span + 1) * blocksPerSpan)].reduce(0) { $0 &+ max(0, $1) })
         }
         return GzipOffsetTable(spanBytes: UInt32(blockSize * blocksPerSpan), spanLengths: lengths)
     }

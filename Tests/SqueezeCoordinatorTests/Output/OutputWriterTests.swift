@@ -19,12 +19,9 @@ struct OutputWriterTests {
 
     @Test("blocks of several files in one command, one file twice and out of order, make whole members")
     func severalFilesPerCommand() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-writer-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
-        let workspace = try JobWorkspace(in: BytePath(root + "/out"))
-        let pool = BlockingIOPool(threads: 2)
-        defer { pool.shutdown() }
+        let folder = try WriterFolder("squeeze-writer")
+        defer { folder.cleanUp() }
+        let (root, workspace, pool) = (folder.root, folder.workspace, folder.pool)
         var writer = OutputWriter(pool: pool)
 
         // File 0 has three blocks, file 1 one, file 2 two.
@@ -78,12 +75,9 @@ struct OutputWriterTests {
 
     @Test("taking over a grant publishes the pieces left, counts as done those its worker renamed before or during it, and fails one gone")
     func takeOver() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-takeover-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
-        let workspace = try JobWorkspace(in: BytePath(root + "/out"))
-        let pool = BlockingIOPool(threads: 2)
-        defer { pool.shutdown() }
+        let folder = try WriterFolder("squeeze-takeover")
+        defer { folder.cleanUp() }
+        let (root, workspace, pool) = (folder.root, folder.workspace, folder.pool)
         var writer = OutputWriter(pool: pool)
         let setting = try EngineSetting(engine: .libdeflate, level: 6)
         let contents = (0..<4).map { file in Array("member \(file) ".utf8) + [UInt8](repeating: UInt8(65 + file), count: 300 * (file + 1)) }

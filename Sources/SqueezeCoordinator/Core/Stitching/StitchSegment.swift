@@ -4,7 +4,8 @@ import SqueezeGzip
 /// the job's answers are checked, the CRC-32 those bytes must have.
 struct StitchSegment: Sendable, Equatable {
     /// From where the segment before it ended (0 for the first, whose range holds the gzip
-    /// header) to past its pieces (and the trailer, for the last).
+    /// header, unless the member has an offset table: its header is checked at the end) to
+    /// past its pieces (and the trailer, for the last).
     var range: Range<UInt64>
     /// What a check of the range must find, computed without reading it: nil when the job's
     /// answers are not checked.
@@ -14,6 +15,10 @@ struct StitchSegment: Sendable, Equatable {
     var pieces: Range<Int>
     var header: [UInt8]
     var trailer: [UInt8]
+    /// The last segment of a member with an offset table: the header with the table's
+    /// lengths, which the stitcher writes over the first segment's; checked on its own. Empty
+    /// otherwise.
+    var finalHeader: [UInt8] = []
 
     /// The CRC-32 of `header`, then pieces whose bytes have the given CRC-32s and lengths,
     /// then `trailer`, as one run of bytes: what a stitched segment holding them must have.

@@ -6,10 +6,11 @@ import Testing
 /// What becomes of a stitch when its worker fails it, leaves, or stalls, through the core.
 @Suite("CoordinatorCore: stitches that go wrong")
 struct StitchRecoveryTests {
-    /// Two shared-storage workers, 8 KiB segments, and a two-block file whose two pieces are
-    /// in: returns the job and the first stitch request (to the least busy worker).
+    /// Two shared-storage workers (both write a stitch's final header), 8 KiB segments, and a
+    /// two-block file whose two pieces are in: returns the job and the first stitch request
+    /// (to the least busy worker).
     func stitching(_ harness: inout CoreHarness) throws -> (JobID, StitchRequest, PeerID) {
-        harness.register(b, slots: 4, storage: .shared)
+        harness.register(b, slots: 4, storage: .shared, capabilities: [WorkerHello.offsetTableCapability])
         let (job, started) = try harness.startJob(sizes: [2 * 4096])
         var stitch: (StitchRequest, PeerID)?
         for (work, peer) in started.sent.compactMap({ if case .workRef(let work) = $0.message { (work, $0.peer) } else { nil } }) {
