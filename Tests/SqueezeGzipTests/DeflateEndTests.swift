@@ -45,6 +45,50 @@ struct DeflateEndTests {
         #expect(block.bytes[Int(found.header / 8)] >> (found.header % 8) & 1 == 1)
     }
 
+    private func libdeflate(_ data: [UInt8], level: Int) throws -> [UInt8] {
+        try compress(data, dictionary: [], isLast: true,
+                     with: BlockCompressor(setting: EngineSetting(engine: .libdeflate, level: level))).bytes
+    }
+
+    /// The end found is the stream's last bit, on a set BFINAL bit.
+    private func expectEndIsLast(_ stream: [UInt8]) {
+        guard let found = ends(stream) else {
+            Issue.record("no end found in a \(stream.count)-byte stream")
+            return
+        }
+        #expect((found.end + 7) / 8 == UInt64(stream.count))
+        #expect(stream[Int(found.header / 8)] >> (found.header % 8) & 1 == 1)
+    }
+
+    /// Byte k with probability 2^-(k+1): literal codes as long as deflate allows, past the walk
+    /// table's windows (the careful path), between the short codes it takes in runs.
+    private func skewed(count: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in UInt8(min(rng.next().trailingZeroBitCount, 40)) }
+    }
+
+    @Test(arguments: [1, 2, 6, 9, 12])
+    func longCodesAndEveryTruncation(level: Int) throws {
+        let stream = try libdeflate(skewed(count: 12_000, seed: UInt64(level)), level: level)
+        expectEndIsLast(stream)
+        // The last byte holds bits of the final code, so every shorter prefix is cut short.
+        for cut in 0..<stream.count {
+            #expect(ends(Array(stream.prefix(cut))) == nil, "cut at \(cut)")
+        }
+    }
+
+    /// Short inputs get fixed-code and stored blocks; random data big ones stored.
+    @Test(arguments: [0, 1, 6, 12])
+    func shortAndStoredStreams(level: Int) throws {
+        let text = DataKind.text.bytes(count: 200, seed: 9)
+        let random = DataKind.random.bytes(count: 200, seed: 9)
+        for size in 0...200 {
+            expectEndIsLast(try libdeflate(Array(text.prefix(size)), level: level))
+            expectEndIsLast(try libdeflate(Array(random.prefix(size)), level: level))
+        }
+        expectEndIsLast(try libdeflate(DataKind.random.bytes(count: 200_000, seed: 9), level: level))
+    }
+
     /// Random bytes and corrupted streams must never read out of bounds or hang.
     @Test func survivesGarbage() throws {
         var rng = SplitMix64(seed: 77)
