@@ -21,7 +21,7 @@ place=${TMPDIR:-/tmp}
 # Room for the file, its halves, a sample and every output at once, with margin.
 [[ -d /dev/shm && $(df -k --output=avail /dev/shm | tail -1) -gt $(( size * 5 / 1024 )) ]] && place=/dev/shm
 work=$(mktemp -d "$place/squeeze-one-machine.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap 'cp "$work/results" "${ONE_MACHINE_RESULTS:-/dev/null}" 2>/dev/null; rm -rf "$work"' EXIT
 echo "one-machine: working in $work" >&2
 
 cp "$file" "$work/file"
@@ -102,7 +102,8 @@ fi
 
 if [[ $only != --no-levels ]]; then
   gzip_sizes "$work/sample" sample 1 2 3 4 5 6 7 8 9
-  gzip_sizes "$work/file" file 2 3 4 5 7 8 9
+  # Levels 6 and 1 of the whole file were sized with the ceiling, unless it did not run.
+  if [[ $only == --levels-only ]]; then gzip_sizes "$work/file" file 1 2 3 4 5 6 7 8 9; else gzip_sizes "$work/file" file 2 3 4 5 7 8 9; fi
   for run in $(seq "$runs"); do
     for level in 1 2 3 4 5 6 7 8 9; do
       echo "one-machine: levels, level $level, run $run/$runs" >&2
