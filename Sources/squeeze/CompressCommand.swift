@@ -151,6 +151,7 @@ struct CompressCommand: AsyncParsableCommand {
             }
             group.addTask {
                 for await _ in ready {}
+                await Self.awaitRegistration(of: workers, with: coordinator)
                 do {
                     let (accepted, events) = if let earlier {
                         try await coordinator.resume(request, from: earlier)
@@ -178,5 +179,17 @@ struct CompressCommand: AsyncParsableCommand {
             return outcome
         }
         return outcome
+    }
+
+    /// Waits, briefly, until the in-process workers have registered. They do within
+    /// milliseconds of the coordinator's start; a job submitted before then gives all its first
+    /// items to the first worker (each may hold several), so a small file's two blocks would
+    /// queue on one core while the other waits idle. Never longer than half a second: a worker
+    /// that cannot register leaves the job to the others, as in a cluster.
+    private static func awaitRegistration(of count: Int, with coordinator: Coordinator) async {
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while await coordinator.status().workers.count < count, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 }

@@ -100,6 +100,22 @@ struct CompressCommandTests {
         #expect(check.status == 0)
     }
 
+    @Test("a small file of two blocks is compressed on both in-process workers at once")
+    func smallFileUsesEveryWorker() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 6)
+        try tree.write("one/two-blocks.txt", data.text(900_000))
+        let outcome = try SqueezeBinary.run([
+            "compress", tree.path("one/two-blocks.txt"), "-o", tree.path("dest"), "--block-size", "512K", "--workers", "2",
+            "--trace", tree.path("trace.json"),
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        // The job waits for both workers to register, so neither item queues behind the other.
+        let items = try TraceFile(path: tree.path("trace.json")).items
+        #expect(items.map(\.item).sorted() == [0, 1], "\(items)")
+        #expect(Set(items.map(\.pid)).count == 2, "both items went to one worker: \(items)")
+    }
+
     @Test("fatal input errors give one clear line and exit 1")
     func fatalErrors() throws {
         let tree = try TestTree()
