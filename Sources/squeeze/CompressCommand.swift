@@ -188,7 +188,8 @@ struct CompressCommand: AsyncParsableCommand {
     /// that cannot register leaves the job to the others, as in a cluster.
     private static func awaitRegistration(of count: Int, with coordinator: Coordinator) async {
         let deadline = ContinuousClock.now + .milliseconds(500)
-        while await coordinator.status().workers.count < count, ContinuousClock.now < deadline {
+        while !Task.isCancelled, await coordinator.status().workers.count < count, ContinuousClock.now < deadline {
+            // A cancelled sleep returns at once: the check above ends the loop rather than spin.
             try? await Task.sleep(for: .milliseconds(1))
         }
     }
