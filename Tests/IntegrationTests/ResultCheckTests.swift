@@ -147,7 +147,7 @@ struct ResultCheckTests {
         #expect(TreeCheck.temporaries(under: tree.path("data/src.squeezed")).isEmpty)
 
         let status = try cluster.status()
-        #expect(status.workers.first { $0.workerID == "bad-stitcher" }?.quarantined == true, "\(status.workers)")
+        #expect(status.workers.first { $0.workerID == "bad-stitcher" }?.quarantined == true, "\(status.workers), stitcher: \(bad.stderr)")
         #expect(status.workers.first { $0.workerID == "shared-worker" }?.quarantined == nil)
         #expect((status.refusedStitches ?? 0) >= 3, "\(status)")
         #expect((status.stitchChecksByWorkers ?? 0) >= 3, "\(status)")

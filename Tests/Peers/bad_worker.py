@@ -121,8 +121,15 @@ def stitch(table):
         for i in range(count):
             item, piece_attempt, position, length = struct.unpack_from("<QQIQ", table, at)
             at += 28
-            with open(f"{ws}/p{item}-{piece_attempt}-{position}", "rb") as piece:
-                data = bytearray(piece.read())
+            try:
+                with open(f"{ws}/p{item}-{piece_attempt}-{position}", "rb") as piece:
+                    data = bytearray(piece.read())
+            except OSError as error:
+                # Once a segment is refused the coordinator joins the file itself and removes its
+                # pieces, maybe before a later segment of the same stitch is read: a real worker
+                # answers that segment failed, and so does this one.
+                failure = f"cannot read a piece: {error.strerror}".encode()
+                return struct.pack("<QIQQI", job, file, attempt, end, len(failure)) + failure
             if i == 0 and data and mode == "stitch-bad":
                 data[len(data) // 2] ^= 0x20
             os.pwrite(fd, bytes(data), end)
