@@ -23,12 +23,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
+        // libzmq's header, and wrappers that load the library on first use (dlopen): a command
+        // that opens no socket does not pay for loading it and its dependencies.
+        .target(name: "CZeroMQ"),
         // C shims, found through pkg-config.
-        .systemLibrary(
-            name: "CZeroMQ",
-            pkgConfig: "libzmq",
-            providers: [.apt(["libzmq3-dev"])]
-        ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the compose file's image without a registry: the host-built squeeze binary with every
-# shared library ldd lists (and the loader), in a FROM scratch image that runs as uid 10001 by
+# shared library ldd lists (and the loader) and libzmq with its own, in a FROM scratch image that runs as uid 10001 by
 # default like the Dockerfile's (compose runs it as the data folder's owner: SQUEEZE_UID).
 # For podman on machines where the Swift and Debian base images cannot be pulled; with Docker,
 # `docker compose build` uses compose/Dockerfile instead.
@@ -15,7 +15,12 @@ context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
 mkdir -p "$context/rootfs/usr/local/bin" "$context/rootfs/tmp" "$context/rootfs/data" "$context/rootfs/etc"
 install -m 0755 "$binary" "$context/rootfs/usr/local/bin/squeeze"
-ldd "$binary" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' | sort -u | while read -r library; do
+# libzmq is not among them: squeeze loads it when it first opens a socket (dlopen), so it and
+# its own libraries are added by name.
+libzmq=$(ldconfig -p | awk '$1 == "libzmq.so.5" { print $NF; exit }')
+[[ -n $libzmq ]] || { echo "pack-image: libzmq.so.5 is not installed (apt-get install libzmq5)" >&2; exit 1; }
+{ ldd "$binary"; printf '\tlibzmq.so.5 => %s (0x0)\n' "$libzmq"; ldd "$libzmq"; } \
+  | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' | sort -u | while read -r library; do
   cp --parents -L "$library" "$context/rootfs/"
 done
 chmod 1777 "$context/rootfs/tmp"

@@ -53,8 +53,8 @@ public final class FrameBytes: @unchecked Sendable {
     /// Takes over a received message: its data is read in place and the message is closed
     /// when this object goes. `message` must have been allocated with `allocate(capacity: 1)`.
     convenience init(receivedMessage message: UnsafeMutablePointer<zmq_msg_t>) {
-        let count = zmq_msg_size(message)
-        self.init(base: count > 0 ? zmq_msg_data(message) : nil, count: count, origin: .message(message))
+        let count = squeeze_zmq_msg_size(message)
+        self.init(base: count > 0 ? squeeze_zmq_msg_data(message) : nil, count: count, origin: .message(message))
     }
 
     deinit {
@@ -64,7 +64,7 @@ public final class FrameBytes: @unchecked Sendable {
         case .allocated:
             base?.deallocate()
         case .message(let message):
-            zmq_msg_close(message)
+            squeeze_zmq_msg_close(message)
             message.deinitialize(count: 1)
             message.deallocate()
         }

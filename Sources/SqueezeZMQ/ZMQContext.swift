@@ -13,10 +13,10 @@ public final class ZMQContext: @unchecked Sendable {
 
     /// Creates a context with `ioThreads` libzmq background threads.
     public init(ioThreads: Int32 = 1) throws {
-        guard let context = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
-        if zmq_ctx_set(context, ZMQ_IO_THREADS, ioThreads) != 0 {
+        guard let context = squeeze_zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
+        if squeeze_zmq_ctx_set(context, ZMQ_IO_THREADS, ioThreads) != 0 {
             let error = ZMQError.last("zmq_ctx_set(ZMQ_IO_THREADS)")
-            zmq_ctx_term(context)
+            squeeze_zmq_ctx_term(context)
             throw error
         }
         raw = context
@@ -36,7 +36,7 @@ public final class ZMQContext: @unchecked Sendable {
             return !closed
         }
         guard first else { return }
-        while zmq_ctx_term(raw) != 0 && zmq_errno() == EINTR {}
+        while squeeze_zmq_ctx_term(raw) != 0 && squeeze_zmq_errno() == EINTR {}
     }
 
     /// Terminates the context on a thread of its own and waits at most `timeout` for it.

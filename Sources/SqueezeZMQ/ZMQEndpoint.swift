@@ -164,9 +164,9 @@ public final class ZMQEndpoint: Sendable {
         while true {
             // A full inbox: leave incoming messages in libzmq until the reader makes room.
             items[0].events = inbox.hasRoom ? Int16(ZMQ_POLLIN) : 0
-            let rc = zmq_poll(&items, Int32(items.count), pollTimeout(nextTick: clock?.deadline))
+            let rc = squeeze_zmq_poll(&items, Int32(items.count), pollTimeout(nextTick: clock?.deadline))
             if rc < 0 {
-                let error = zmq_errno()
+                let error = squeeze_zmq_errno()
                 if error == EINTR { continue }
                 return  // ETERM: the context is going away
             }

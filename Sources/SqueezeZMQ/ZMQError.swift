@@ -4,12 +4,12 @@ import CZeroMQ
 public struct ZMQError: Error, Sendable, Equatable {
     /// The libzmq call (and context) that failed, for example `zmq_bind(tcp://127.0.0.1:5555)`.
     public let operation: String
-    /// The errno reported by `zmq_errno()` right after the failure.
+    /// The errno reported by `squeeze_zmq_errno()` right after the failure.
     public let errno: Int32
 
-    /// Captures `zmq_errno()` for `operation`; call right after the failing libzmq call.
+    /// Captures `squeeze_zmq_errno()` for `operation`; call right after the failing libzmq call.
     public static func last(_ operation: String) -> ZMQError {
-        ZMQError(operation: operation, errno: zmq_errno())
+        ZMQError(operation: operation, errno: squeeze_zmq_errno())
     }
 
     /// Builds an error from a known errno.
@@ -20,7 +20,7 @@ public struct ZMQError: Error, Sendable, Equatable {
 
     /// libzmq's description of `errno`.
     public var reason: String {
-        guard let text = zmq_strerror(errno) else { return "errno \(errno)" }
+        guard let text = squeeze_zmq_strerror(errno) else { return "errno \(errno)" }
         return String(cString: text)
     }
 }

@@ -13,7 +13,7 @@ final class ZMQHandshakeMonitor {
         let address = "inproc://squeeze-monitor-\(UUID().uuidString)"
         let events = ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL
         let raw = try watched.raw("zmq_socket_monitor")
-        guard zmq_socket_monitor(raw, address, events) == 0 else { throw ZMQError.last("zmq_socket_monitor(\(address))") }
+        guard squeeze_zmq_socket_monitor(raw, address, events) == 0 else { throw ZMQError.last("zmq_socket_monitor(\(address))") }
         socket = try ZMQSocket(context: context, type: .pair)
         try socket.set(.linger(0))
         try socket.connect(address)

@@ -9,7 +9,7 @@ public final class ZMQSocket {
     /// Opens a socket of `type` in `context`.
     public init(context: ZMQContext, type: ZMQSocketType) throws {
         handle = try context.withHandle { ctx in
-            guard let raw = zmq_socket(ctx, type.rawValue) else { throw ZMQError.last("zmq_socket") }
+            guard let raw = squeeze_zmq_socket(ctx, type.rawValue) else { throw ZMQError.last("zmq_socket") }
             return raw
         }
     }
@@ -28,7 +28,7 @@ public final class ZMQSocket {
     /// Closes the socket; idempotent.
     public func close() {
         guard let handle else { return }
-        zmq_close(handle)
+        squeeze_zmq_close(handle)
         self.handle = nil
     }
 
@@ -46,7 +46,7 @@ public final class ZMQSocket {
         case .reconnectIntervalMax(let value): rc = Self.setInt(socket, ZMQ_RECONNECT_IVL_MAX, value)
         case .maxMessageSize(let value):
             var value = value
-            rc = zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &value, MemoryLayout<Int64>.size)
+            rc = squeeze_zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &value, MemoryLayout<Int64>.size)
         case .routingID(let bytes): rc = Self.setBytes(socket, ZMQ_ROUTING_ID, bytes)
         case .curveServer(let on): rc = Self.setInt(socket, ZMQ_CURVE_SERVER, on ? 1 : 0)
         case .curvePublicKey(let key): rc = Self.setBytes(socket, ZMQ_CURVE_PUBLICKEY, key.bytes)
@@ -59,23 +59,23 @@ public final class ZMQSocket {
 
     private static func setInt(_ socket: UnsafeMutableRawPointer, _ name: Int32, _ value: Int32) -> Int32 {
         var value = value
-        return zmq_setsockopt(socket, name, &value, MemoryLayout<Int32>.size)
+        return squeeze_zmq_setsockopt(socket, name, &value, MemoryLayout<Int32>.size)
     }
 
     private static func setBytes(_ socket: UnsafeMutableRawPointer, _ name: Int32, _ bytes: [UInt8]) -> Int32 {
-        bytes.withUnsafeBytes { zmq_setsockopt(socket, name, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes { squeeze_zmq_setsockopt(socket, name, $0.baseAddress, $0.count) }
     }
 
     /// Binds to `endpoint` (`tcp://127.0.0.1:*` picks a free port; see `lastEndpoint`).
     public func bind(_ endpoint: String) throws {
         let socket = try raw("zmq_bind(\(endpoint))")
-        if zmq_bind(socket, endpoint) != 0 { throw ZMQError.last("zmq_bind(\(endpoint))") }
+        if squeeze_zmq_bind(socket, endpoint) != 0 { throw ZMQError.last("zmq_bind(\(endpoint))") }
     }
 
     /// Connects to `endpoint`; libzmq reconnects in the background.
     public func connect(_ endpoint: String) throws {
         let socket = try raw("zmq_connect(\(endpoint))")
-        if zmq_connect(socket, endpoint) != 0 { throw ZMQError.last("zmq_connect(\(endpoint))") }
+        if squeeze_zmq_connect(socket, endpoint) != 0 { throw ZMQError.last("zmq_connect(\(endpoint))") }
     }
 
     /// The endpoint most recently bound, with the port libzmq chose.
@@ -83,7 +83,7 @@ public final class ZMQSocket {
         let socket = try raw("zmq_getsockopt(ZMQ_LAST_ENDPOINT)")
         var buffer = [CChar](repeating: 0, count: 256)
         var size = buffer.count
-        let rc = buffer.withUnsafeMutableBytes { zmq_getsockopt(socket, ZMQ_LAST_ENDPOINT, $0.baseAddress, &size) }
+        let rc = buffer.withUnsafeMutableBytes { squeeze_zmq_getsockopt(socket, ZMQ_LAST_ENDPOINT, $0.baseAddress, &size) }
         if rc != 0 { throw ZMQError.last("zmq_getsockopt(ZMQ_LAST_ENDPOINT)") }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         return String(decoding: bytes, as: UTF8.self)
@@ -94,7 +94,7 @@ public final class ZMQSocket {
         let socket = try raw("zmq_getsockopt(ZMQ_EVENTS)")
         var events: Int32 = 0
         var size = MemoryLayout<Int32>.size
-        if zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) != 0 { throw ZMQError.last("zmq_getsockopt(ZMQ_EVENTS)") }
+        if squeeze_zmq_getsockopt(socket, ZMQ_EVENTS, &events, &size) != 0 { throw ZMQError.last("zmq_getsockopt(ZMQ_EVENTS)") }
         return events & Int32(ZMQ_POLLIN) != 0
     }
 
@@ -109,11 +109,11 @@ public final class ZMQSocket {
             var part = zmq_msg_t()
             try Self.initialize(&part, with: frame, index: index)
             while true {
-                if zmq_msg_send(&part, socket, flags) >= 0 { break }  // libzmq owns the message now
-                let error = zmq_errno()
+                if squeeze_zmq_msg_send(&part, socket, flags) >= 0 { break }  // libzmq owns the message now
+                let error = squeeze_zmq_errno()
                 if error == EINTR { continue }
                 // Still ours: closing it runs the free callback, which drops the retain.
-                zmq_msg_close(&part)
+                squeeze_zmq_msg_close(&part)
                 if error == EAGAIN && index == 0 { return false }
                 throw ZMQError(operation: "zmq_msg_send(frame \(index))", errno: error)
             }
@@ -125,8 +125,8 @@ public final class ZMQSocket {
     /// frame's bytes that holds a retain of them until libzmq calls the free function.
     private static func initialize(_ part: inout zmq_msg_t, with frame: ZMQFrame, index: Int) throws {
         guard let (bytes, offset) = frame.shared, frame.count > 0, let address = bytes.address(at: offset) else {
-            guard zmq_msg_init_size(&part, frame.count) == 0 else { throw ZMQError.last("zmq_msg_init_size(frame \(index))") }
-            if frame.count > 0, let data = zmq_msg_data(&part) {
+            guard squeeze_zmq_msg_init_size(&part, frame.count) == 0 else { throw ZMQError.last("zmq_msg_init_size(frame \(index))") }
+            if frame.count > 0, let data = squeeze_zmq_msg_data(&part) {
                 frame.withUnsafeBytes { raw in
                     if let source = raw.baseAddress { data.copyMemory(from: source, byteCount: raw.count) }
                 }
@@ -134,7 +134,7 @@ public final class ZMQSocket {
             return
         }
         let retained = Unmanaged.passRetained(bytes)
-        let rc = zmq_msg_init_data(&part, address, frame.count, { _, hint in
+        let rc = squeeze_zmq_msg_init_data(&part, address, frame.count, { _, hint in
             // libzmq is done with the bytes (sent, dropped, or closed after a failed send).
             guard let hint else { return }
             Unmanaged<FrameBytes>.fromOpaque(hint).release()
@@ -182,24 +182,24 @@ public final class ZMQSocket {
         // Heap-allocated: a kept frame's bytes live in it until its `FrameBytes` goes.
         var part = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         part.initialize(to: zmq_msg_t())
-        guard zmq_msg_init(part) == 0 else {
+        guard squeeze_zmq_msg_init(part) == 0 else {
             part.deallocate()
             throw ZMQError.last("zmq_msg_init")
         }
         defer {
-            zmq_msg_close(part)
+            squeeze_zmq_msg_close(part)
             part.deallocate()
         }
         while true {
-            let rc = zmq_msg_recv(part, socket, count == 0 ? ZMQ_DONTWAIT : 0)
+            let rc = squeeze_zmq_msg_recv(part, socket, count == 0 ? ZMQ_DONTWAIT : 0)
             if rc < 0 {
-                let error = zmq_errno()
+                let error = squeeze_zmq_errno()
                 if error == EINTR { continue }
                 if error == EAGAIN && count == 0 { return nil }
                 throw ZMQError(operation: "zmq_msg_recv", errno: error)
             }
-            let more = zmq_msg_more(part) != 0
-            let size = zmq_msg_size(part)
+            let more = squeeze_zmq_msg_more(part) != 0
+            let size = squeeze_zmq_msg_size(part)
             count += 1
             bytes = size > Int.max - bytes ? Int.max : bytes + size
             if dropped == nil, let limit {
@@ -216,22 +216,22 @@ public final class ZMQSocket {
             }
             if dropped != nil {
                 // Not kept: its memory goes back now, not when the next frame is read into it.
-                zmq_msg_close(part)
-                guard zmq_msg_init(part) == 0 else { throw ZMQError.last("zmq_msg_init") }
+                squeeze_zmq_msg_close(part)
+                guard squeeze_zmq_msg_init(part) == 0 else { throw ZMQError.last("zmq_msg_init") }
             } else {
                 // Frames from the wire carry the connection's metadata (a ROUTER's routing-id
                 // frame does not), so the first two are asked. NULL (EINVAL) without ZAP.
                 if frames.count < 2 {
-                    if userID == nil, let value = zmq_msg_gets(part, "User-Id") {
+                    if userID == nil, let value = squeeze_zmq_msg_gets(part, "User-Id") {
                         let id = String(cString: value)
                         if !id.isEmpty { userID = id }
                     }
-                    if peerAddress == nil, let value = zmq_msg_gets(part, "Peer-Address") {
+                    if peerAddress == nil, let value = squeeze_zmq_msg_gets(part, "Peer-Address") {
                         let address = String(cString: value)
                         if !address.isEmpty { peerAddress = address }
                     }
                     if sourceDescriptor == nil {
-                        let descriptor = zmq_msg_get(part, ZMQ_SRCFD)
+                        let descriptor = squeeze_zmq_msg_get(part, ZMQ_SRCFD)
                         if descriptor >= 0 { sourceDescriptor = descriptor }
                     }
                 }
@@ -267,13 +267,13 @@ public final class ZMQSocket {
     private static func frame(taking part: inout UnsafeMutablePointer<zmq_msg_t>, size: Int) throws -> ZMQFrame {
         guard size >= copiedFrameLimit else {
             if size == 0 { return ZMQFrame([]) }
-            guard let data = zmq_msg_data(part) else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
+            guard let data = squeeze_zmq_msg_data(part) else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
             return ZMQFrame(Array(UnsafeRawBufferPointer(start: data, count: size)))
         }
-        guard zmq_msg_data(part) != nil else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
+        guard squeeze_zmq_msg_data(part) != nil else { throw ZMQError(operation: "zmq_msg_data", errno: EFAULT) }
         let next = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
         next.initialize(to: zmq_msg_t())
-        guard zmq_msg_init(next) == 0 else {
+        guard squeeze_zmq_msg_init(next) == 0 else {
             next.deallocate()
             throw ZMQError.last("zmq_msg_init")
         }

@@ -18,6 +18,7 @@ enum KeyFiles {
     }
 
     private static func load(_ path: String, option: String) throws -> CurveCertificate {
+        do { try ZMQLibrary.load() } catch { throw CommandFailure.exit("\(option): \(error)") }
         guard CurveKeyPair.isAvailable else {
             throw CommandFailure.exit("\(option): this libzmq has no CURVE support (it was built without libsodium)")
         }

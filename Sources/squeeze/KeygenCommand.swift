@@ -30,6 +30,7 @@ struct KeygenCommand: ParsableCommand {
         guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy(allowed.contains), !name.hasPrefix(".") else {
             throw CommandFailure.exit("keygen \(name.debugDescription): a name is 1-64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
+        do { try ZMQLibrary.load() } catch { throw CommandFailure.exit("keygen: \(error)") }
         guard CurveKeyPair.isAvailable else {
             throw CommandFailure.exit("keygen: this libzmq has no CURVE support (it was built without libsodium)")
         }

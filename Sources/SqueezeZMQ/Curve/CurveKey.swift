@@ -25,7 +25,7 @@ public struct CurveKey: Sendable, Hashable {
         var decoded = [UInt8](repeating: 0, count: Self.byteCount)
         let ok = decoded.withUnsafeMutableBufferPointer { buffer -> Bool in
             guard let base = buffer.baseAddress else { return false }
-            return zmq_z85_decode(base, text) != nil
+            return squeeze_zmq_z85_decode(base, text) != nil
         }
         guard ok else { return nil }
         bytes = decoded
@@ -38,7 +38,7 @@ public struct CurveKey: Sendable, Hashable {
         let encoded = text.withUnsafeMutableBufferPointer { buffer -> Bool in
             bytes.withUnsafeBufferPointer { raw in
                 guard let destination = buffer.baseAddress, let source = raw.baseAddress else { return false }
-                return zmq_z85_encode(destination, source, raw.count) != nil
+                return squeeze_zmq_z85_encode(destination, source, raw.count) != nil
             }
         }
         // Cannot fail for 32 bytes (a multiple of 4); an empty string would show it if it did.

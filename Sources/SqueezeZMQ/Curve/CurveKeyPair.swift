@@ -7,8 +7,9 @@ public struct CurveKeyPair: Sendable, Equatable {
     /// The secret key.
     public let secretKey: CurveKey
 
-    /// Whether this libzmq was built with CURVE (libsodium).
-    public static var isAvailable: Bool { zmq_has("curve") != 0 }
+    /// Whether this libzmq was built with CURVE (libsodium); false when it cannot be loaded
+    /// (`ZMQLibrary.load` says why).
+    public static var isAvailable: Bool { squeeze_zmq_has("curve") != 0 }
 
     /// A fresh key pair from libzmq (`zmq_curve_keypair`).
     public static func generate() throws(ZMQError) -> CurveKeyPair {
@@ -16,7 +17,7 @@ public struct CurveKeyPair: Sendable, Equatable {
         var secretText = [CChar](repeating: 0, count: CurveKey.textCount + 1)
         let rc = publicText.withUnsafeMutableBufferPointer { publicBuffer in
             secretText.withUnsafeMutableBufferPointer { secretBuffer in
-                zmq_curve_keypair(publicBuffer.baseAddress, secretBuffer.baseAddress)
+                squeeze_zmq_curve_keypair(publicBuffer.baseAddress, secretBuffer.baseAddress)
             }
         }
         guard rc == 0 else { throw ZMQError.last("zmq_curve_keypair") }
@@ -30,7 +31,7 @@ public struct CurveKeyPair: Sendable, Equatable {
     public init(secretKey: CurveKey) throws(ZMQError) {
         var publicText = [CChar](repeating: 0, count: CurveKey.textCount + 1)
         let secretText = secretKey.z85
-        let rc = publicText.withUnsafeMutableBufferPointer { zmq_curve_public($0.baseAddress, secretText) }
+        let rc = publicText.withUnsafeMutableBufferPointer { squeeze_zmq_curve_public($0.baseAddress, secretText) }
         guard rc == 0 else { throw ZMQError.last("zmq_curve_public") }
         guard let publicKey = CurveKey(z85: Self.string(publicText)) else {
             throw ZMQError(operation: "zmq_curve_public (unreadable key)", errno: EPROTO)

@@ -86,8 +86,8 @@ public final class ZAPHandler: Sendable {
             zmq_pollitem_t(socket: nil, fd: wakeup.descriptor, events: Int16(ZMQ_POLLIN), revents: 0),
         ]
         while !state.withLockedValue({ $0.stopping }) {
-            if zmq_poll(&items, 2, -1) < 0 {
-                if zmq_errno() == EINTR { continue }
+            if squeeze_zmq_poll(&items, 2, -1) < 0 {
+                if squeeze_zmq_errno() == EINTR { continue }
                 return  // ETERM: the context is going away
             }
             if items[1].revents != 0 { wakeup.drain() }
