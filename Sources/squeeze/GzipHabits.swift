@@ -5,7 +5,7 @@ import SqueezeDropIn
 import SqueezeIO
 
 /// `squeeze` without a subcommand: gzip's and pigz's command line (`GzipTool`). Decides which
-/// front end an invocation is for, and runs the gzip one on a thread of its own.
+/// front end an invocation is for, and runs the gzip one.
 enum GzipHabits {
     /// swift-argument-parser's own root options, which keep going to it (help, version,
     /// completion scripts and the manual's help dump).
@@ -26,8 +26,9 @@ enum GzipHabits {
         return !parserOptions.contains { first == $0 || first.hasPrefix($0 + "=") } && !first.hasPrefix("--experimental")
     }
 
-    /// Parses and runs a gzip-style command line; the process's exit status.
-    static func run(_ arguments: [[UInt8]]) async -> Int32 {
+    /// Parses and runs a gzip-style command line; the process's exit status. Blocks: only the
+    /// main thread calls it, before Swift concurrency starts (`SqueezeMain`).
+    static func run(_ arguments: [[UInt8]]) -> Int32 {
         let options: GzipOptions
         do {
             options = try GzipOptions.parse(arguments)
@@ -45,7 +46,7 @@ enum GzipHabits {
         default:
             let tool = GzipTool(options: options, inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1,
                                 cores: ProcessInfo.processInfo.activeProcessorCount)
-            return (try? await BlockingIOPool.runOnce { tool.run() }) ?? 1
+            return tool.run()
         }
     }
 }

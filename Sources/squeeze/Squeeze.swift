@@ -2,8 +2,8 @@ import Glibc
 import SqueezeIO
 import ArgumentParser
 
-/// The `squeeze` command: compress folders into standard gzip, alone or on a cluster.
-@main
+/// The `squeeze` command: compress folders into standard gzip, alone or on a cluster. Run by
+/// `SqueezeMain`.
 struct Squeeze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "squeeze",
@@ -25,19 +25,8 @@ struct Squeeze: AsyncParsableCommand {
         subcommands: [CompressCommand.self, DecompressCommand.self, TestCommand.self, IndexCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, AttachCommand.self, StatusCommand.self, HealthCommand.self, KeygenCommand.self]
     )
 
-    /// Tunes malloc before any command allocates its buffers.
-    static func main() async {
-        MemoryTuning.apply()
-        // The coordinator's threads take turns rather than compress side by side: few arenas
-        // keep its freed memory in one place.
-        if CommandLine.arguments.dropFirst().first == CoordinatorCommand.configuration.commandName {
-            MemoryTuning.limitArenas(2)
-        }
-        let arguments = GzipHabits.rawArguments()
-        let subcommands = configuration.subcommands.map { $0.configuration.commandName ?? "" }
-        if GzipHabits.claims(arguments, subcommands: subcommands) {
-            Glibc.exit(await GzipHabits.run(arguments))
-        }
+    /// Parses the command line and runs its subcommand (or help, or the version).
+    static func runCommand() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
