@@ -10,9 +10,10 @@
 # (the engines squeeze picks there). Nothing can split the work more evenly or with less
 # overhead, so squeeze's time over it says how much of the two cores its pipeline wastes.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:?usage: one-machine.sh SQUEEZE_BIN FILE SMALL_TREE RUNS [--levels-only|--no-levels]}
 file=${2:?}; small=${3:?}; runs=${4:?}; only=${5:-}
-for tool in libdeflate-gzip igzip pigz gzip hyperfine; do
+for tool in libdeflate-gzip igzip pigz gzip; do
   command -v $tool >/dev/null || { echo "one-machine: $tool is missing (make bench installs it)" >&2; exit 1; }
 done
 
@@ -86,18 +87,14 @@ if [[ $only != --levels-only ]]; then
     find "$work/small" -name '*.gz' -delete
     time_it small "squeeze compress" "$work/small-out" -- "$bin" compress "$work/small" -o "$work/small-out" --level 6
   done
-  # Small jobs by hyperfine (tens of runs: a job of milliseconds is noisier than the big ones).
+  # Small jobs interleaved, run by run (many runs: a job of milliseconds is noisier than the
+  # big ones, and drift must fall on every command alike).
   rm -rf "$work/one-out"
-  hyperfine -N -w 3 -r $(( runs * 10 )) --export-json "$work/one-mb.json" \
-    -n "pigz -6 -p 2 -c" "pigz -6 -p 2 -c $work/one-mb" \
-    -n "squeeze -6 -c (drop-in)" "$bin -6 -c $work/one-mb" \
-    -n "squeeze compress" "$bin compress $work/one-mb -o $work/one-out --force" \
-    -n "squeeze --version (start-up alone)" "$bin --version" > /dev/null 2>&1
-  python3 - "$work/one-mb.json" >> "$results" <<'PY'
-import json, sys
-for r in json.load(open(sys.argv[1]))["results"]:
-    print(f"one-mb\t{r['command']}\t{r['median']:.5f}\t0")
-PY
+  python3 "$here/interleave.py" $(( runs * 30 )) one-mb \
+    "pigz -6 -p 2 -c" "pigz -6 -p 2 -c $work/one-mb" \
+    "squeeze -6 -c (drop-in)" "$bin -6 -c $work/one-mb" \
+    "squeeze compress" "$bin compress $work/one-mb -o $work/one-out --force" \
+    "squeeze --version (start-up alone)" "$bin --version" >> "$results"
 fi
 
 if [[ $only != --no-levels ]]; then
@@ -146,7 +143,7 @@ if any(k[0] == "ceiling" for k in times):
         rel = sizes[("peers", f"igzip -{level} -T 2")] / sizes["file -1"] - 1
         out.append(f"| igzip -{level} -T 2 | {t:.2f} | {file_bytes / t / 1e6:.0f} | {p1 / t:.2f}x | {rel * 100:+.2f}% |")
     x, s = med(("small", "xargs -P 2 gzip -6 (per file)")), med(("small", "squeeze compress"))
-    out += ["", "Small jobs: a 1 MB file (hyperfine, medians of many runs) and the small tree in memory (goal: 2.5x xargs -P 2 gzip -6).", "",
+    out += ["", "Small jobs: a 1 MB file (interleaved run by run, medians of many runs) and the small tree in memory (goal: 2.5x xargs -P 2 gzip -6).", "",
             "| job | run | median | vs the reference |", "| --- | --- | ---: | ---: |"]
     one = {row: med(("one-mb", row)) for (g, row) in times if g == "one-mb"}
     pigz1 = one.get("pigz -6 -p 2 -c")

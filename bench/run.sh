@@ -34,7 +34,6 @@ command -v gzip >/dev/null || need+=(gzip)
 command -v pigz >/dev/null || need+=(pigz)
 command -v igzip >/dev/null || need+=(isal)
 command -v libdeflate-gzip >/dev/null || need+=(libdeflate-tools)
-command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v python3 >/dev/null || need+=(python3)
 [[ -x /usr/bin/time ]] || need+=(time)
 if [[ ${#need[@]} -gt 0 ]]; then

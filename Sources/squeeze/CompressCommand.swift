@@ -74,6 +74,9 @@ struct CompressCommand: AsyncParsableCommand {
         settings.verifyResults = false
         // This command resumes its one job itself, to follow it.
         settings.resumesJournaledJobs = false
+        // libzmq and its libraries load on another thread while the journal opens (each takes
+        // milliseconds, which a small job notices); ZMQRuntime reports a failure to load.
+        async let libraryLoaded = BlockingIOPool.runOnce { try? ZMQLibrary.load() }
         let journal: DestinationJournal?
         // An archive is one output, published whole or not at all: nothing to resume.
         if noJournal || tar {
@@ -85,6 +88,7 @@ struct CompressCommand: AsyncParsableCommand {
             }
         }
         settings.journal = journal?.journal
+        _ = try? await libraryLoaded
         let outcome = await run(request, settings: settings, resuming: journal?.earlier, trace: traceOutput)
         if let journal {
             try? await BlockingIOPool.runOnce { journal.end(after: outcome) }
