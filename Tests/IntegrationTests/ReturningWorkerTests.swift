@@ -24,8 +24,20 @@ struct ReturningWorkerTests {
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 12)
         #expect(cluster.coordinator.stderr.contains("worker kept the items it still held"), "\(cluster.coordinator.stderr)")
         let status = try cluster.status()
-        // Nothing it held was compressed again, by it or anyone: no answer came twice.
-        #expect(status.lateResults == 0, "late \(status.lateResults)")
+        // Nothing it held was compressed again, by it or anyone: no answer came twice. An answer
+        // it finished while stopped may reach the coordinator before it announces itself again
+        // (a slow machine, Thread Sanitizer): that one is dropped, from a peer that is not a
+        // registered worker, and sent again with the items it kept. Those are the only late ones.
+        let droppedBeforeJoining = Self.counts(in: cluster.coordinator.stderr, of: "dropped an answer from a peer that is not a registered worker")
+        #expect(status.lateResults == droppedBeforeJoining, "late \(status.lateResults): \(cluster.coordinator.stderr) worker: \(worker.stderr)")
         #expect(status.malformedMessages == 0)
+    }
+
+    /// The sum of the `count=` fields of the log lines that say `message`.
+    private static func counts(in log: String, of message: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains(message) }.reduce(0) { sum, line in
+            guard let field = line.split(separator: " ").first(where: { $0.hasPrefix("count=") }) else { return sum + 1 }
+            return sum + (Int(field.dropFirst("count=".count)) ?? 1)
+        }
     }
 }
