@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Glibc
 import SqueezeDropIn
-import SqueezeIO
 
 /// `squeeze` without a subcommand: gzip's and pigz's command line (`GzipTool`). Decides which
 /// front end an invocation is for, and runs the gzip one.
