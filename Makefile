@@ -1,7 +1,8 @@
 # Squeeze: build, test and benchmark. `make test` is what CI runs (.ci/run).
 SWIFT ?= swift
-DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client openssh-server sshfs python3-venv pigz
-# Only for make test-browser: a real browser for the live page.
+DEB_PACKAGES := libzmq3-dev zlib1g-dev libdeflate-dev libisal-dev libsqlite3-dev pkg-config gzip tar python3 iproute2 python3-zmq tcpdump groff-base libarchive-tools python3-prometheus-client openssh-server sshfs python3-venv pigz isal libdeflate-tools curl chromium
+# make test-browser: a real browser for the live page (make test needs it too, for the offset
+# table read by Chromium, so it is in DEB_PACKAGES as well).
 BROWSER_PACKAGES := chromium
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
