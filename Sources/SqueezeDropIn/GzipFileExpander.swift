@@ -20,7 +20,7 @@ public enum GzipFileExpander {
         if !replace, target.withCString({ access($0, F_OK) }) == 0 {
             throw FileSystemError(operation: "create", path: target.display, errno: EEXIST, detail: "\(target.display) already exists; not overwritten")
         }
-        return try outputs.write(target, like: info, replace: replace) { output in
+        return try outputs.write(target, like: FileStamp(info), replace: replace) { output in
             try GzipFileDecoding.decompress(source, threads: threads, tableDefect: tableDefect) { try output.write($0) }
         }
     }

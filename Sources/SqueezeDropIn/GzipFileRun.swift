@@ -162,7 +162,7 @@ final class GzipFileRun {
 
     /// Compresses `path` into the file `target` as `transform` says, with its mode and mtime.
     private func compress(_ path: BytePath, info: stat, toFile target: BytePath) throws -> (UInt64, UInt64) {
-        try interrupts.write(target, like: info, replace: options.force) { output in
+        try interrupts.write(target, like: FileStamp(info), replace: options.force) { output in
             try compress(path, info: info, rewriteHeader: { try output.write($0, at: 0) }) { try output.write($0) }
         }
     }
