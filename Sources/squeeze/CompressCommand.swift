@@ -63,11 +63,7 @@ struct CompressCommand: AsyncParsableCommand {
     func run() async throws {
         try compression.check()
         LogSetup.bootstrap(defaultLevel: .warning)
-        var request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
-                                 engine: compression.engine, tar: tar ? true : nil)
-        request.blockSize = blockSize?.bytes
-        request.trace = trace == nil ? nil : true
-        request.fileEvents = json ? true : nil
+        let request = self.request
         let traceOutput = trace.map(TraceOutput.init(path:))
         var settings = CoordinatorConfiguration()
         // The workers are this process's own threads: no answer comes from anyone else.
@@ -95,6 +91,16 @@ struct CompressCommand: AsyncParsableCommand {
         }
         try await traceOutput?.finish(json: json)
         try ExitStatus.finish(outcome)
+    }
+
+    /// The job this command asks for.
+    var request: JobRequest {
+        var request = JobRequest(source: source, destination: destination, level: compression.level, force: force,
+                                 engine: compression.engine, tar: tar ? true : nil)
+        request.blockSize = blockSize?.bytes
+        request.trace = trace == nil ? nil : true
+        request.fileEvents = json ? true : nil
+        return request
     }
 
     /// Runs the coordinator and the workers until the job ends; the job's summary, or why it

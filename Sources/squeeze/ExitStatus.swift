@@ -12,12 +12,17 @@ enum ExitStatus {
     /// Ends a command that followed a job (`compress`, `submit`, `attach`): the summary's
     /// exit code, or the error on stderr and 1.
     static func finish(_ outcome: Result<JobSummary?, any Error>) throws -> Never {
+        throw ExitCode(status(of: outcome))
+    }
+
+    /// The process's exit status after a job's `outcome`; a failure is written to stderr.
+    static func status(of outcome: Result<JobSummary?, any Error>) -> Int32 {
         switch outcome {
         case .success(let summary):
-            throw code(for: summary)
+            return code(for: summary).rawValue
         case .failure(let error):
             FileHandle.standardError.write(Data("squeeze: \(error)\n".utf8))
-            throw ExitCode(1)
+            return 1
         }
     }
 }

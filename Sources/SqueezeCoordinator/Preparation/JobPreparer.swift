@@ -201,7 +201,7 @@ enum JobPreparer {
 
     /// Creates the destination folder and refuses one inside (or equal to) the source; says
     /// whether it existed before.
-    private static func prepareDestination(
+    static func prepareDestination(
         _ path: BytePath, display: String?, source: BytePath, sourceIsDirectory: Bool, base: BytePath?
     ) throws -> (path: BytePath, existed: Bool) {
         let shown = display ?? path.display
