@@ -23,10 +23,11 @@ enum SqueezeMain {
             Glibc.exit(GzipHabits.run(arguments))
         }
         // A job of one small file is a few milliseconds of work, like the drop-in's: it too runs
-        // here, without the cluster, before concurrency starts. A command line the parser
-        // refuses goes on to `runCommand`, which says why.
+        // here, without the cluster, before concurrency starts. Parsed as `compress` alone: the
+        // whole command tree's reflection costs milliseconds. A command line the parser refuses
+        // goes on to `runCommand`, which says why.
         if CommandLine.arguments.dropFirst().first == CompressCommand.configuration.commandName,
-           let compress = (try? Squeeze.parseAsRoot()) as? CompressCommand, let status = compress.runSmallFile() {
+           let compress = try? CompressCommand.parse(Array(CommandLine.arguments.dropFirst(2))), let status = compress.runSmallFile() {
             Glibc.exit(status)
         }
         Task { @MainActor in
