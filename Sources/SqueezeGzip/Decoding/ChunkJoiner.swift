@@ -8,7 +8,7 @@ struct ChunkJoiner {
     private let inflater: RawInflater
     private let scratch: UnsafeMutableRawBufferPointer
     /// Where a chunk inflated in order is read (only its input storage is used).
-    private let inputBuffer = ChunkBuffer(capacity: 1, limit: 1)
+    private let inputBuffer = ChunkBuffer(limit: 1, maxInput: readPiece)
     /// The inflater is inside a block: the next chunk continues its stream.
     private var streaming = false
     private var crc: UInt32 = 0
@@ -61,8 +61,8 @@ struct ChunkJoiner {
         var stop = RawInflater.Stop.inBlock
         var memberEnd: UInt64?
         while position < end, memberEnd == nil {
-            let input = inputBuffer.input(Int(min(end - position, UInt64(Self.readPiece))))
-            guard try read(position, input) == input.count else { throw Self.truncated }
+            guard let input = inputBuffer.input(Int(min(end - position, UInt64(Self.readPiece)))),
+                  try read(position, input) == input.count else { throw Self.truncated }
             stop = try inflater.run(UnsafeRawBufferPointer(input), scratch: scratch) { output in
                 try sink(output)
                 remember(output)

@@ -28,11 +28,11 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// A pipeline over the chunks between `bounds`, `slots` ahead at most; a chunk of more
     /// than `maxInput` compressed bytes is left to the in-order pass. `strict`: inflate with zlib.
-    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, chunkCapacity: Int, limit: Int, maxInput: Int, strict: Bool) {
+    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, limit: Int, maxInput: Int, strict: Bool) {
         self.bounds = bounds
         self.maxInput = maxInput
         self.strict = strict
-        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(capacity: chunkCapacity, limit: limit) }
+        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: maxInput) }
         let first = self.slots.count
         permits = bounds.indices.map { ConditionLock(value: $0 < first) }
         done = bounds.map { _ in ConditionLock(value: false) }

@@ -99,7 +99,7 @@ public struct ParallelGzipDecoder: Sendable {
         var joiner = try ChunkJoiner(decoder: self)
         defer { joiner.close() }
         let pipeline = ChunkPipeline(
-            bounds: bounds, slots: threads * 2, chunkCapacity: chunkBytes * 4, limit: Self.maximumChunkOutput,
+            bounds: bounds, slots: threads * 2, limit: Self.maximumChunkOutput,
             maxInput: max(chunkBytes * 4, plan.largestChunk), strict: strict)
         pipeline.start(threads: threads, read: read)
         defer { pipeline.stop() }
@@ -217,8 +217,7 @@ public struct ParallelGzipDecoder: Sendable {
     static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, strict: Bool, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
         buffer.count = 0
         guard end - start <= UInt64(maxInput) else { return nil }
-        let input = buffer.input(Int(end - start))
-        guard let got = try? read(start, input), got == input.count, let inflater = try? RawInflater(strict: strict) else { return nil }
+        guard let input = buffer.input(Int(end - start)), let got = try? read(start, input), got == input.count, let inflater = try? RawInflater(strict: strict) else { return nil }
         do {
             try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
             guard let stop = try inflater.run(UnsafeRawBufferPointer(input), into: buffer), stop != .inBlock else { return nil }
