@@ -1,7 +1,6 @@
 import Glibc
 import SqueezeCoordinator
 import SqueezeIO
-import SqueezeJournal
 
 extension CompressCommand {
     /// Runs a job of one small file (`SmallFileJob`) without the embedded cluster, on the
@@ -14,8 +13,7 @@ extension CompressCommand {
         // Settings out of range are `admits`' to refuse, quietly: `run` then says what is wrong.
         guard !tar, !resume, trace == nil, storage == .auto else { return nil }
         let request = self.request
-        let journal = (request.destinationPath.hasSuffix("/") ? request.destinationPath : request.destinationPath + "/") + Journal.destinationFileName
-        guard !Directories.exists(BytePath(journal)),
+        guard !Directories.exists(BytePath(DestinationJournal.path(in: request.destinationPath))),
               let job = SmallFileJob.plan(request, defaultBlockSize: CoordinatorConfiguration().blockSize)
         else { return nil }
         let outputs = OutputsInProgress()

@@ -37,7 +37,7 @@ final class DestinationJournal: Sendable {
     static func open(for request: JobRequest, defaultBlockSize: Int, resume: Bool, force: Bool) throws -> DestinationJournal? {
         guard Self.exists(request.source) else { return nil }
         let destination = request.destinationPath
-        let path = (destination.hasSuffix("/") ? destination : destination + "/") + Journal.destinationFileName
+        let path = Self.path(in: destination)
         if Self.exists(path) {
             if force {
                 do {
@@ -72,6 +72,11 @@ final class DestinationJournal: Sendable {
         var info = stat()
         guard stat(destination, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
         return DestinationJournal(journal: try openJournal(path), earlier: nil, destination: destination, madeDestination: made)
+    }
+
+    /// Where a run into `destination` keeps its journal.
+    static func path(in destination: String) -> String {
+        (destination.hasSuffix("/") ? destination : destination + "/") + Journal.destinationFileName
     }
 
     /// Ends the run's journal once the job has ended (`outcome`, as `ExitStatus.finish` takes it).
