@@ -392,8 +392,8 @@ if [[ -z $quick ]]; then
   many_place=$([[ $many_root == /dev/shm/* ]] && echo "in memory (/dev/shm)" || echo "on disk ($work)")
   python3 "$repo/bench/many-files.py" "$many_root/m1m" 1000000
   mkdir -p "$many_root/m20k" "$many_root/m200k"
-  for folder in $(ls "$many_root/m1m" | head -20); do cp -al "$many_root/m1m/$folder" "$many_root/m20k/"; done
-  for folder in $(ls "$many_root/m1m" | head -200); do cp -al "$many_root/m1m/$folder" "$many_root/m200k/"; done
+  for folder in $(ls "$many_root/m1m" | awk 'NR <= 20'); do cp -al "$many_root/m1m/$folder" "$many_root/m20k/"; done
+  for folder in $(ls "$many_root/m1m" | awk 'NR <= 200'); do cp -al "$many_root/m1m/$folder" "$many_root/m200k/"; done
   many_bytes="m20k=$(bytes_of "$many_root/m20k") m200k=$(bytes_of "$many_root/m200k") m1m=$(bytes_of "$many_root/m1m")"
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 shared "$many_root"
   cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 remote "$many_root"
@@ -415,7 +415,7 @@ small_bytes=$(bytes_of "$small")
 mixed_files=$(find "$mixed" -type f | wc -l)
 small_files=$(find "$small" -type f | wc -l)
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
-versions="$(gzip --version | head -1); $(pigz --version 2>&1 | head -1); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
+versions="$(gzip --version | sed -n 1p); $(pigz --version 2>&1 | sed -n 1p); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
 
 table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" "$many_place" "$mixed_files $small_files" "$many_bytes" <<'PY'
 import sys, statistics, collections

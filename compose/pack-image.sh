@@ -17,7 +17,8 @@ mkdir -p "$context/rootfs/usr/local/bin" "$context/rootfs/tmp" "$context/rootfs/
 install -m 0755 "$binary" "$context/rootfs/usr/local/bin/squeeze"
 # libzmq is not among them: squeeze loads it when it first opens a socket (dlopen), so it and
 # its own libraries are added by name.
-libzmq=$(ldconfig -p | awk '$1 == "libzmq.so.5" { print $NF; exit }')
+# awk reads to the end: an early exit would kill ldconfig with SIGPIPE, fatal under pipefail.
+libzmq=$(ldconfig -p | awk '$1 == "libzmq.so.5" && !found { print $NF; found = 1 }')
 [[ -n $libzmq ]] || { echo "pack-image: libzmq.so.5 is not installed (apt-get install libzmq5)" >&2; exit 1; }
 { ldd "$binary"; printf '\tlibzmq.so.5 => %s (0x0)\n' "$libzmq"; ldd "$libzmq"; } \
   | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' | sort -u | while read -r library; do

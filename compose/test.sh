@@ -288,7 +288,7 @@ wait $job3 || { tail -3 "$work/job3.out" >&2; fail "job 3 exited non-zero"; }
 verify "$data/set" "$data/job3"
 
 # Everything in the data folder, the outputs and their folders included, belongs to its owner.
-foreign=$(find "$data" \( ! -uid "$owner" -o ! -gid "$owner" \) -printf '%u:%g %p\n' | head -5)
+foreign=$(find "$data" \( ! -uid "$owner" -o ! -gid "$owner" \) -printf '%u:%g %p\n' | awk 'NR <= 5')
 [[ -z $foreign ]] || fail "not owned by $owner:$owner in the data folder: $foreign"
 say "every output belongs to uid $owner, gid $owner"
 
