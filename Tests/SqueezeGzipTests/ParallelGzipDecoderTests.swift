@@ -1,4 +1,4 @@
-import SqueezeGzip
+@testable import SqueezeGzip
 import Testing
 
 struct ParallelGzipDecoderTests {
@@ -60,6 +60,35 @@ struct ParallelGzipDecoderTests {
         let (bytes, tally) = try Self.decode(try ExternalTool.run(["/usr/bin/gzip", "-6", "-c"], input: data))
         #expect(bytes == data)
         #expect(tally.chunksAlone == 0 && tally.chunksInOrder == 1, "\(tally)")
+    }
+
+    @Test("a marker across two of the search's reads (64 KiB each) is found: searches whose first read ends 0 to 6 bytes before a marker's end", arguments: -6...0)
+    func markerAcrossReads(shift: Int) throws {
+        // Incompressible: stored blocks of 150 KB, whose ends are the only markers, far apart.
+        var rng = SplitMix64(seed: 11)
+        let data = (0..<600_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let gzip = try Self.member(data, level: 6, blockSize: 150_000)
+        let dataStart = try #require(ParallelGzipDecoder.headerLength(gzip))
+        let markerEnds = (dataStart..<gzip.count - 3).filter { gzip[$0] == 0 && gzip[$0 + 1] == 0 && gzip[$0 + 2] == 0xff && gzip[$0 + 3] == 0xff }.map { $0 + 4 }
+        let first = try #require(markerEnds.first { $0 > dataStart + 70_000 })
+        // The first search starts chunkBytes after the data's start and reads 64 KiB at a time:
+        // its first read ends `-shift` bytes before the marker's end (inside it for -1 to -3).
+        let chunkBytes = first - 65_536 + shift - dataStart
+        // The chunks the rule makes: at the first marker wholly inside each search's range.
+        var chunks = 1
+        var target = dataStart + chunkBytes
+        while target + 8 < gzip.count {
+            if let end = markerEnds.first(where: { $0 - 4 >= target && $0 <= min(gzip.count - 8, target + chunkBytes) }) {
+                chunks += 1
+                target = end + chunkBytes
+            } else {
+                target += chunkBytes
+            }
+        }
+        let decoder = ParallelGzipDecoder(threads: 2, chunkBytes: chunkBytes, minimumBytes: 0)
+        let (bytes, tally) = try Self.decode(gzip, with: decoder)
+        #expect(bytes == data)
+        #expect(chunks >= 3 && tally.chunksAlone + tally.chunksInOrder == chunks, "\(tally), expected \(chunks) chunks")
     }
 
     @Test("markers inside stored data (level 0 of data full of 00 00 FF FF) are not taken for boundaries")

@@ -19,4 +19,8 @@ typedef struct {
 /// Returns 0 and fills `ends`, or -1 when the stream is malformed or truncated.
 int squeeze_deflate_find_end(const uint8_t *in, size_t length, squeeze_deflate_ends *ends);
 
+/// The end of the first sync-flush marker (the bytes 00 00 FF FF: an empty stored block's
+/// lengths) in `bytes`, as an offset from their start; -1 when there is none.
+long squeeze_deflate_find_sync_marker(const uint8_t *bytes, size_t length);
+
 #endif

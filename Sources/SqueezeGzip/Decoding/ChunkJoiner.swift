@@ -39,7 +39,7 @@ struct ChunkJoiner {
     /// offset where the member's deflate data ends once it has ended, and whether the chunk's
     /// output decoded alone was used.
     mutating func take(
-        _ chunk: DecodedChunk?, output: UnsafeRawBufferPointer, start: UInt64, end: UInt64, read: ParallelGzipDecoder.RangeReader,
+        _ chunk: DecodedChunk?, output: UnsafeRawBufferPointer, start: UInt64, end: UInt64, source: ChunkSource,
         _ sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> (memberEnd: UInt64?, alone: Bool) {
         if !streaming, let chunk {
@@ -55,15 +55,14 @@ struct ChunkJoiner {
             try window.suffix(Self.windowSize).withUnsafeBytes { try inflater.begin(window: $0) }
             crcBeforeStream = crc
         }
-        // Read in pieces (a chunk without markers may be the whole file), into a buffer kept
-        // from piece to piece: fresh pages cost a fault each.
+        // In pieces (a chunk without markers may be the whole file); read into a buffer kept
+        // from piece to piece (fresh pages cost a fault each) where the file is not mapped.
         var position = start
         var stop = RawInflater.Stop.inBlock
         var memberEnd: UInt64?
         while position < end, memberEnd == nil {
-            guard let input = inputBuffer.input(Int(min(end - position, UInt64(Self.readPiece)))),
-                  try read(position, input) == input.count else { throw Self.truncated }
-            stop = try inflater.run(UnsafeRawBufferPointer(input), scratch: scratch) { output in
+            guard let input = try source.bytes(position, min(end, position + UInt64(Self.readPiece)), using: inputBuffer) else { throw Self.truncated }
+            stop = try inflater.run(input, scratch: scratch) { output in
                 try sink(output)
                 remember(output)
                 length += UInt64(output.count)

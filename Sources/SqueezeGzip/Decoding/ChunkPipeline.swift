@@ -44,9 +44,9 @@ final class ChunkPipeline: @unchecked Sendable {
         results.deinitialize().deallocate()
     }
 
-    /// Starts `threads` threads that decode with `read` until every chunk is taken or `stop`.
-    /// `stop` must be called before `read` goes out of scope.
-    func start(threads: Int, read: @escaping ParallelGzipDecoder.RangeReader) {
+    /// Starts `threads` threads that decode from `source` until every chunk is taken or `stop`.
+    /// `stop` must be called before `source` goes out of scope.
+    func start(threads: Int, source: ChunkSource) {
         let count = max(1, threads)
         state.withLockedValue { $0.running = count }
         for number in 0..<count {
@@ -65,7 +65,7 @@ final class ChunkPipeline: @unchecked Sendable {
                     permits[index].unlock()
                     if state.withLockedValue({ $0.stopped }) { return }
                     let result = ParallelGzipDecoder.decodeAlone(
-                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, strict: strict, read: read, into: slots[index % slots.count])
+                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, strict: strict, source: source, into: slots[index % slots.count])
                     done[index].lock()
                     results[index] = result
                     done[index].unlock(withValue: true)

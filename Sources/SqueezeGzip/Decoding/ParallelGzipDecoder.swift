@@ -24,7 +24,6 @@ import CZlib
 public struct ParallelGzipDecoder: Sendable {
     /// A chunk that inflates to more than this is left to the in-order pass (bounded memory).
     static let maximumChunkOutput = 64 << 20
-    private static let marker: [UInt8] = [0, 0, 0xff, 0xff]
     private static let window = 32 << 10
     private static let piece = 1 << 20
     /// Chunks in a row that must be inflated in order before the work ahead stops.
@@ -78,6 +77,7 @@ public struct ParallelGzipDecoder: Sendable {
     public func decompress(
         size: UInt64, read: @escaping RangeReader, into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Tally {
+        let source = ChunkSource(read: read)
         // The largest header Squeeze writes (a full offset table, a long name) fits.
         let head = try Self.bytes(read, at: 0, count: Int(min(size, 128 << 10)))
         guard threads > 1, size >= minimumBytes, let dataStart = Self.headerLength(head) else {
@@ -91,9 +91,9 @@ public struct ParallelGzipDecoder: Sendable {
             tally.usedTable = true
         case .damaged(let reason):
             tally.tableDefect = reason
-            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
+            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, source: source), size: size)
         case .found, .absent:
-            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, read: read), size: size)
+            plan = ChunkPlan(starts: try chunkStarts(from: UInt64(dataStart), size: size, source: source), size: size)
         }
         let bounds = plan.bounds
         var joiner = try ChunkJoiner(decoder: self)
@@ -101,13 +101,13 @@ public struct ParallelGzipDecoder: Sendable {
         let pipeline = ChunkPipeline(
             bounds: bounds, slots: threads * 2, limit: Self.maximumChunkOutput,
             maxInput: max(chunkBytes * 4, plan.largestChunk), strict: strict)
-        pipeline.start(threads: threads, read: read)
+        pipeline.start(threads: threads, source: source)
         defer { pipeline.stop() }
         var ahead = true
         var inOrderInARow = 0
         for (index, bound) in bounds.enumerated() {
             let (chunk, output) = ahead ? pipeline.result(index) : (nil, UnsafeRawBufferPointer(start: nil, count: 0))
-            let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, read: read, sink)
+            let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, source: source, sink)
             if ahead { pipeline.release(index) }
             if tally.usedTable, tally.tableDefect == nil, ahead,
                let defect = plan.defect(chunk: index, decodedAlone: alone ? chunk : nil, memberEnd: memberEnd) {
@@ -178,11 +178,12 @@ public struct ParallelGzipDecoder: Sendable {
 
     /// Where the chunks start: the member's data, then the first marker's end at or after
     /// every `chunkBytes` (none in the last 8 bytes, the trailer's).
-    private func chunkStarts(from dataStart: UInt64, size: UInt64, read: RangeReader) throws -> [UInt64] {
+    private func chunkStarts(from dataStart: UInt64, size: UInt64, source: ChunkSource) throws -> [UInt64] {
         var starts = [dataStart]
         var target = dataStart + UInt64(chunkBytes)
+        let searcher = ChunkSource.MarkerSearch()
         while target + 8 < size {
-            guard let found = try Self.marker(from: target, before: min(size - 8, target + UInt64(chunkBytes)), read: read) else {
+            guard let found = try source.marker(from: target, before: min(size - 8, target + UInt64(chunkBytes)), using: searcher) else {
                 target += UInt64(chunkBytes)
                 continue
             }
@@ -192,35 +193,15 @@ public struct ParallelGzipDecoder: Sendable {
         return starts
     }
 
-    /// The end of the first marker in `[from, before)`, or nil.
-    private static func marker(from start: UInt64, before end: UInt64, read: RangeReader) throws -> UInt64? {
-        var position = start
-        while position < end {
-            // Overlap by the marker's length less one, so none is missed across reads.
-            let bytes = try bytes(read, at: position, count: Int(min(UInt64(256 << 10), end - position)) + marker.count - 1)
-            guard bytes.count >= marker.count else { return nil }
-            var index = 0
-            while index + marker.count <= bytes.count {
-                if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 0xff, bytes[index + 3] == 0xff {
-                    let found = position + UInt64(index + marker.count)
-                    return found <= end ? found : nil
-                }
-                index += 1
-            }
-            position += UInt64(bytes.count - (marker.count - 1))
-        }
-        return nil
-    }
-
     /// One chunk inflated without a window into `buffer`; nil where that does not work.
     /// A chunk of more than `maxInput` bytes (no marker for that long) is left to the in-order pass.
-    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, strict: Bool, read: RangeReader, into buffer: ChunkBuffer) -> DecodedChunk? {
+    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, strict: Bool, source: ChunkSource, into buffer: ChunkBuffer) -> DecodedChunk? {
         buffer.count = 0
         guard end - start <= UInt64(maxInput) else { return nil }
-        guard let input = buffer.input(Int(end - start)), let got = try? read(start, input), got == input.count, let inflater = try? RawInflater(strict: strict) else { return nil }
+        guard let input = try? source.bytes(start, end, using: buffer), let inflater = try? RawInflater(strict: strict) else { return nil }
         do {
             try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
-            guard let stop = try inflater.run(UnsafeRawBufferPointer(input), into: buffer), stop != .inBlock else { return nil }
+            guard let stop = try inflater.run(input, into: buffer), stop != .inBlock else { return nil }
             return DecodedChunk(length: UInt64(buffer.count), crc: inflater.crc, stop: stop)
         } catch {
             return nil
