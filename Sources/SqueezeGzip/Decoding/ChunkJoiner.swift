@@ -8,7 +8,7 @@ struct ChunkJoiner {
     private let inflater: RawInflater
     private let scratch: UnsafeMutableRawBufferPointer
     /// Where a chunk inflated in order is read (only its input storage is used).
-    private let inputBuffer = ChunkBuffer(limit: 1, maxInput: readPiece)
+    private let inputBuffer = ChunkBuffer(limit: 1, maxInput: ParallelGzipDecoder.readPiece)
     /// The inflater is inside a block: the next chunk continues its stream.
     private var streaming = false
     private var crc: UInt32 = 0
@@ -18,8 +18,6 @@ struct ChunkJoiner {
     /// At least the last 32 KiB produced (all of it, when less).
     private var window: [UInt8] = []
     private static let windowSize = 32 << 10
-    /// Compressed bytes read at once by the in-order pass.
-    private static let readPiece = 4 << 20
 
     /// What follows the member is decoded as `decoder` says (more members or not, strictly or not).
     private let decoder: ParallelGzipDecoder
@@ -61,7 +59,7 @@ struct ChunkJoiner {
         var stop = RawInflater.Stop.inBlock
         var memberEnd: UInt64?
         while position < end, memberEnd == nil {
-            guard let input = try source.bytes(position, min(end, position + UInt64(Self.readPiece)), using: inputBuffer) else { throw Self.truncated }
+            guard let input = try source.bytes(position, min(end, position + UInt64(ParallelGzipDecoder.readPiece)), using: inputBuffer) else { throw Self.truncated }
             stop = try inflater.run(input, scratch: scratch) { output in
                 try sink(output)
                 remember(output)

@@ -32,7 +32,7 @@ final class ChunkPipeline: @unchecked Sendable {
         self.bounds = bounds
         self.maxInput = maxInput
         self.strict = strict
-        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: maxInput) }
+        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: ParallelGzipDecoder.readPiece) }
         let first = self.slots.count
         permits = bounds.indices.map { ConditionLock(value: $0 < first) }
         done = bounds.map { _ in ConditionLock(value: false) }
