@@ -85,7 +85,7 @@ struct ParallelGzipDecoderTests {
                 target += chunkBytes
             }
         }
-        let decoder = ParallelGzipDecoder(threads: 2, chunkBytes: chunkBytes, minimumBytes: 0)
+        let decoder = ParallelGzipDecoder(threads: 2, searchedChunkBytes: chunkBytes, minimumBytes: 0)
         let (bytes, tally) = try Self.decode(gzip, with: decoder)
         #expect(bytes == data)
         #expect(chunks >= 3 && tally.chunksAlone + tally.chunksInOrder == chunks, "\(tally), expected \(chunks) chunks")
