@@ -25,26 +25,19 @@ pigz -6 -p 2 -c "$file" > "$work/pigz-6.gz"
 results=$work/results
 : > "$results"
 
-# time_it INPUT TOOL -- command: one run, wall seconds to $results.
-time_it() {
-  local input=$1 tool=$2; shift 3
-  cat "$work/$input" > /dev/null
-  local start end
-  start=$(date +%s.%N)
-  "$@" > /dev/null
-  end=$(date +%s.%N)
-  printf '%s\t%s\t%s\n' "$input" "$tool" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')" | tee -a "$results" >&2
-}
-
-for run in $(seq "$runs"); do
-  echo "way-back: run $run/$runs" >&2
-  for input in squeeze-6.gz squeeze-1.gz pigz-6.gz; do
-    time_it $input "squeeze -dc" -- "$bin" -dc "$work/$input"
-    time_it $input "igzip -dc" -- igzip -dc "$work/$input"
-    time_it $input "rapidgzip -P 2 -dc" -- "$rapidgzip" -P 2 -dc "$work/$input"
-    time_it $input "pigz -dc" -- pigz -dc "$work/$input"
-    time_it $input "squeeze index" -- "$bin" index --force -o "$work/$input.gzidx" "$work/$input"
-  done
+# Per input, every tool once a round in a shuffled order (bench/interleave.py): drift falls on
+# all of them alike. Run one after another in a fixed order, squeeze's ratio to rapidgzip moved
+# by 10 % from run to run (measured). Medians to $results.
+here=$(cd "$(dirname "$0")" && pwd)
+for input in squeeze-6.gz squeeze-1.gz pigz-6.gz; do
+  echo "way-back: $input, $runs rounds" >&2
+  python3 "$here/interleave.py" "$runs" "$input" \
+    "squeeze -dc" "$bin -dc $work/$input" \
+    "igzip -dc" "igzip -dc $work/$input" \
+    "rapidgzip -P 2 -dc" "$rapidgzip -P 2 -dc $work/$input" \
+    "pigz -dc" "pigz -dc $work/$input" \
+    "squeeze index" "$bin index --force -o $work/$input.gzidx $work/$input" \
+    | cut -f1-3 | tee -a "$results" >&2
 done
 for input in squeeze-6.gz squeeze-1.gz pigz-6.gz; do
   printf '%s\tsizes\t%s %s\n' "$input" "$(stat -c %s "$work/$input")" "$(stat -c %s "$work/$input.gzidx")" >> "$results"
@@ -60,7 +53,7 @@ for line in open(path):
     else: times[(input, tool)].append(float(value))
 names = {"squeeze-6.gz": "squeeze -6 output", "squeeze-1.gz": "squeeze -1 output", "pigz-6.gz": "pigz -6 output"}
 out = ["## The way back", "",
-       f"One file of {raw / 1e6:.0f} MB decompressed to /dev/null from memory, {runs} run(s) interleaved, medians. "
+       f"One file of {raw / 1e6:.0f} MB decompressed to /dev/null from memory, {runs} rounds, each tool once a round in a shuffled order, medians. "
        "\"vs rapidgzip\" and \"vs igzip\" are their times over the tool's (above 1 is faster). "
        "squeeze's outputs are written to files, so they carry its offset table (docs/format.md). "
        "`squeeze index` writes a GZIDX index (4 MiB spacing): from that table at once, by one decoding pass for pigz's file.", "",
