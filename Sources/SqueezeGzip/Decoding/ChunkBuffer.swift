@@ -1,12 +1,11 @@
-import Glibc
-
 /// Memory a chunk of `ParallelGzipDecoder` inflates into, kept from chunk to chunk: fresh
 /// pages cost a fault each (on this kind of VM, more than inflating into them), so one
-/// buffer per slot is reused. Both its buffers are reserved at their largest at once, in
-/// huge pages where the kernel has them: untouched pages cost nothing, touched ones are
-/// faulted in 2 MiB at a time and kept, and no chunk that outgrows the last one is copied
-/// into a larger buffer (grown by doubling, a level-6 file's chunks of text cost a third of
-/// the decoder's page faults in copies, measured). One thread at a time.
+/// buffer per slot is reused. Both its buffers are reserved at their largest at once:
+/// untouched pages cost nothing, touched ones are kept, and no chunk that outgrows the last
+/// one is copied into a larger buffer (grown by doubling, a level-6 file's chunks of text cost
+/// a third of the decoder's page faults in copies, measured). In ordinary pages: huge ones
+/// (`MADV_HUGEPAGE`) made `make bench`'s way-back rounds 6-8 % slower at levels 6 and 1 once
+/// other tools had run in them (the kernel compacts memory to find 2 MiB). One thread at a time.
 final class ChunkBuffer: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
     /// The compressed chunk, read here before it is inflated.
@@ -27,15 +26,8 @@ final class ChunkBuffer: @unchecked Sendable {
         inputStorage.deallocate()
     }
 
-    private static let hugePage = 2 << 20
-
-    /// Memory aligned to and advised for huge pages when it spans one. The advice is a hint:
-    /// where the kernel has no transparent huge pages it is refused and nothing changes.
     private static func reserve(_ count: Int) -> UnsafeMutableRawBufferPointer {
-        let count = max(1, count)
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: count >= hugePage ? hugePage : 64)
-        if count >= hugePage, let base = memory.baseAddress { _ = madvise(base, count, MADV_HUGEPAGE) }
-        return memory
+        UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, count), alignment: 64)
     }
 
     /// Room for `count` bytes of input; nil when it is more than the buffer takes.
