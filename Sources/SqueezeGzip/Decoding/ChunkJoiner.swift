@@ -53,8 +53,8 @@ struct ChunkJoiner {
             try window.suffix(Self.windowSize).withUnsafeBytes { try inflater.begin(window: $0) }
             crcBeforeStream = crc
         }
-        // In pieces (a chunk without markers may be the whole file); read into a buffer kept
-        // from piece to piece (fresh pages cost a fault each) where the file is not mapped.
+        // Read in pieces (a chunk without markers may be the whole file), into a buffer kept
+        // from piece to piece: fresh pages cost a fault each.
         var position = start
         var stop = RawInflater.Stop.inBlock
         var memberEnd: UInt64?
