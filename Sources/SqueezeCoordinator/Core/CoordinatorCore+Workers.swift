@@ -113,6 +113,13 @@ extension CoordinatorCore {
     mutating func keepHeld(_ holding: [HeldItems], by peer: PeerID) -> [HeldItems] {
         let claimed = HeldItems.pairs(in: holding).map { ItemKey(job: JobID($0.job), item: ItemID($0.item)) }
         let kept = scheduler.adopt(claimed, by: peer)
+        if kept.count < claimed.count {
+            // Work held through a silence that went to others meanwhile, or whose job ended:
+            // the worker drops it unanswered (the other way late work ends: `countLate`).
+            logger.info("worker drops the items it held that were sent to others or ended", metadata: [
+                "worker": "\(workerName(peer))", "dropped": "\(claimed.count - kept.count)", "claimed": "\(claimed.count)",
+            ])
+        }
         guard !kept.isEmpty else { return [] }
         metrics.itemsKept.increment(by: kept.count)
         logger.info("worker kept the items it still held", metadata: [
