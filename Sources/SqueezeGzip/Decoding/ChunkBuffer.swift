@@ -8,7 +8,8 @@
 /// other tools had run in them (the kernel compacts memory to find 2 MiB). One thread at a time.
 final class ChunkBuffer: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
-    /// The compressed chunk, read here a piece at a time before it is inflated.
+    /// The compressed chunk, read here before it is inflated: whole (a table's chunk, for
+    /// libdeflate) or a piece at a time (ISA-L).
     private let inputStorage: UnsafeMutableRawBufferPointer
     /// Bytes of the current chunk in `storage`.
     var count = 0

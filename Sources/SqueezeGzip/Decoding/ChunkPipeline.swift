@@ -25,14 +25,20 @@ final class ChunkPipeline: @unchecked Sendable {
     private let maxInput: Int
     /// Chunks are inflated with zlib (`RawInflater`'s strict one).
     private let strict: Bool
+    /// Chunks are read whole and inflated by libdeflate where they fit.
+    private let whole: Bool
 
     /// A pipeline over the chunks between `bounds`, `slots` ahead at most; a chunk of more
     /// than `maxInput` compressed bytes is left to the in-order pass. `strict`: inflate with zlib.
-    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, limit: Int, maxInput: Int, strict: Bool) {
+    /// `wholeInput`: read chunks of up to that many bytes (with `WholeChunkInflater`'s
+    /// sentinel) whole and inflate them with libdeflate; nil: piece by piece with ISA-L.
+    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, limit: Int, maxInput: Int, strict: Bool, wholeInput: Int? = nil) {
         self.bounds = bounds
         self.maxInput = maxInput
         self.strict = strict
-        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: ParallelGzipDecoder.readPiece) }
+        whole = wholeInput != nil
+        let input = max(ParallelGzipDecoder.readPiece, wholeInput ?? 0)
+        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: input) }
         let first = self.slots.count
         permits = bounds.indices.map { ConditionLock(value: $0 < first) }
         done = bounds.map { _ in ConditionLock(value: false) }
@@ -51,6 +57,7 @@ final class ChunkPipeline: @unchecked Sendable {
         state.withLockedValue { $0.running = count }
         for number in 0..<count {
             let thread = Thread { [self] in
+                let inflater = whole ? WholeChunkInflater() : nil
                 defer {
                     if state.withLockedValue({ state in
                         state.running -= 1
@@ -65,7 +72,8 @@ final class ChunkPipeline: @unchecked Sendable {
                     permits[index].unlock()
                     if state.withLockedValue({ $0.stopped }) { return }
                     let result = ParallelGzipDecoder.decodeAlone(
-                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, strict: strict, source: source, into: slots[index % slots.count])
+                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, strict: strict, whole: inflater, source: source,
+                        into: slots[index % slots.count])
                     done[index].lock()
                     results[index] = result
                     done[index].unlock(withValue: true)

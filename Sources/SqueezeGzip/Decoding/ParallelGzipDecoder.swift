@@ -16,7 +16,10 @@ import CZlib
 /// stream. The marker is found by search, not trusted: a false one only costs a chunk's work.
 ///
 /// A member that carries Squeeze's offset table (`GzipOffsetTable`) is cut at its restart
-/// points instead of searching: no guess, and level 1's primed blocks restart there too. The
+/// points instead of searching: no guess, and level 1's primed blocks restart there too. Its
+/// chunks are read whole and inflated by libdeflate (`WholeChunkInflater`), faster than ISA-L
+/// on a whole buffer. The in-order pass inflates a chunk that starts between blocks whole too,
+/// primed with the window; one that libdeflate refuses, or that is too long, it streams. The
 /// table is proven the same way (each chunk must start where the one before ended between
 /// blocks, and must decode alone), and besides, every chunk but the last must give exactly its
 /// spans' bytes. A table that fails any of this is reported in `Tally.tableDefect`; its chunks
@@ -72,6 +75,9 @@ public struct ParallelGzipDecoder: Sendable {
         /// Chunks whose output decoded alone was used, and chunks inflated in order.
         public var chunksAlone = 0
         public var chunksInOrder = 0
+        /// Of the chunks inflated in order, those inflated whole (libdeflate, primed with the
+        /// window), not streamed.
+        public var chunksInOrderWhole = 0
         /// The member's offset table cut the chunks.
         public var usedTable = false
         /// Why the member's offset table is wrong (one line), if it is.
@@ -109,22 +115,27 @@ public struct ParallelGzipDecoder: Sendable {
         let bounds = plan.bounds
         var joiner = try ChunkJoiner(decoder: self)
         defer { joiner.close() }
+        // A table's chunks are read whole (libdeflate inflates only whole buffers); searched
+        // ones piece by piece, since most of a pigz file's fail after a few KiB.
+        let wholeChunks = plan.table != nil && !strict
         let pipeline = ChunkPipeline(
             bounds: bounds, slots: threads * 2, limit: Self.maximumChunkOutput,
-            maxInput: max(searchedChunkBytes * 4, plan.largestChunk), strict: strict)
+            maxInput: max(searchedChunkBytes * 4, plan.largestChunk), strict: strict,
+            wholeInput: wholeChunks ? plan.largestChunk + WholeChunkInflater.sentinel.count : nil)
         pipeline.start(threads: threads, source: source)
         defer { pipeline.stop() }
         var ahead = true
         var inOrderInARow = 0
         for (index, bound) in bounds.enumerated() {
             let (chunk, output) = ahead ? pipeline.result(index) : (nil, UnsafeRawBufferPointer(start: nil, count: 0))
-            let (memberEnd, alone) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, source: source, sink)
+            let (memberEnd, alone, inOrderWhole) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, source: source, sink)
             if ahead { pipeline.release(index) }
             if tally.usedTable, tally.tableDefect == nil, ahead,
                let defect = plan.defect(chunk: index, decodedAlone: alone ? chunk : nil, memberEnd: memberEnd) {
                 tally.tableDefect = defect
             }
             if alone { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
+            if inOrderWhole { tally.chunksInOrderWhole += 1 }
             inOrderInARow = alone ? 0 : inOrderInARow + 1
             // A file whose chunks need the window before them (pigz's, level 1's): the work
             // ahead is wasted and takes a core from the in-order pass. Stop it.
@@ -213,9 +224,19 @@ public struct ParallelGzipDecoder: Sendable {
     /// One chunk inflated without a window into `buffer`, read piece by piece; nil where that
     /// does not work. A chunk of more than `maxInput` bytes (no marker for that long) is left to
     /// the in-order pass.
-    static func decodeAlone(start: UInt64, end: UInt64, maxInput: Int, strict: Bool, source: ChunkSource, into buffer: ChunkBuffer) -> DecodedChunk? {
+    /// With `whole` (a chunk from a table), a chunk that fits the buffer's input storage is read
+    /// whole and inflated by libdeflate.
+    static func decodeAlone(
+        start: UInt64, end: UInt64, maxInput: Int, strict: Bool, whole: WholeChunkInflater?, source: ChunkSource, into buffer: ChunkBuffer
+    ) -> DecodedChunk? {
         buffer.count = 0
-        guard end - start <= UInt64(maxInput), let inflater = try? RawInflater(strict: strict) else { return nil }
+        guard end - start <= UInt64(maxInput) else { return nil }
+        let count = Int(end - start)
+        if let whole, let input = buffer.input(count + WholeChunkInflater.sentinel.count) {
+            guard (try? source.read(start, UnsafeMutableRawBufferPointer(rebasing: input[0..<count]))) == count else { return nil }
+            return whole.inflate(input, dataCount: count, into: buffer)
+        }
+        guard let inflater = try? RawInflater(strict: strict) else { return nil }
         do {
             try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
             var position = start

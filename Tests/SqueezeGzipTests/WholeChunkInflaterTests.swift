@@ -1,0 +1,96 @@
+@testable import SqueezeGzip
+import Testing
+
+/// libdeflate with a sentinel block against ISA-L's streaming inflate, which sees exactly where
+/// its input leaves the stream: for any cut of a member's deflate data, the two must agree.
+struct WholeChunkInflaterTests {
+    /// What ISA-L makes of `input` with no window: its output's length and CRC-32 and how the
+    /// input ended, or nil where it fails or ends mid-block.
+    private static func reference(_ input: ArraySlice<UInt8>) -> DecodedChunk? {
+        let buffer = ChunkBuffer(limit: 4 << 20, maxInput: 1)
+        guard let inflater = try? RawInflater() else { return nil }
+        do {
+            try inflater.begin(window: UnsafeRawBufferPointer(start: nil, count: 0))
+            guard let stop = try Array(input).withUnsafeBytes({ try inflater.run($0, into: buffer) }), stop != .inBlock else { return nil }
+            return DecodedChunk(length: UInt64(buffer.count), crc: inflater.crc, stop: stop)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The same input through `WholeChunkInflater`, and its output.
+    private static func whole(_ input: ArraySlice<UInt8>) throws -> (chunk: DecodedChunk?, output: [UInt8]) {
+        let inflater = try #require(WholeChunkInflater())
+        let buffer = ChunkBuffer(limit: 4 << 20, maxInput: input.count + WholeChunkInflater.sentinel.count)
+        let room = try #require(buffer.input(input.count + WholeChunkInflater.sentinel.count))
+        room.copyBytes(from: input)
+        let chunk = inflater.inflate(room, dataCount: input.count, into: buffer)
+        return (chunk, Array(buffer.bytes))
+    }
+
+    private static func member(_ data: [UInt8], level: Int, blockSize: Int) throws -> (gzip: [UInt8], dataStart: Int) {
+        let gzip = try GzipMember.compress(data, blockSize: blockSize, setting: LevelTable.setting(forLevel: level), header: GzipMemberTests.header)
+        return (gzip, try #require(ParallelGzipDecoder.headerLength(gzip)))
+    }
+
+    /// Where sync-flush markers end in `bytes` after `from`.
+    private static func markerEnds(_ bytes: [UInt8], from: Int) -> [Int] {
+        (from..<bytes.count - 3).filter { bytes[$0] == 0 && bytes[$0 + 1] == 0 && bytes[$0 + 2] == 0xff && bytes[$0 + 3] == 0xff }.map { $0 + 4 }
+    }
+
+    @Test("any cut of a member agrees with ISA-L: between blocks and at the final block the same bytes, CRC and stop; mid-block, refused, or a chunk that needs the window before it, nothing",
+          arguments: [0, 1, 6, 9])
+    func agreesWithStreamingInflate(level: Int) throws {
+        // Text, noise, zeros and text full of false markers: stored, fixed and dynamic blocks.
+        var rng = SplitMix64(seed: UInt64(level) + 5)
+        var markers: [UInt8] = []
+        while markers.count < 40_000 { markers += rng.next() % 4 == 0 ? [0, 0, 0xff, 0xff] : [UInt8(truncatingIfNeeded: rng.next())] }
+        let data = DataKind.text.bytes(count: 120_000) + DataKind.random.bytes(count: 30_000) + markers + DataKind.zeros.bytes(count: 50_000)
+        let (gzip, dataStart) = try Self.member(data, level: level, blockSize: 16 << 10)
+        let deflateEnd = gzip.count - GzipTrailer.size
+        let boundaries = Self.markerEnds(gzip, from: dataStart).filter { $0 < deflateEnd }
+        try #require(boundaries.count > 5)
+        // Starts: the data's start and a few markers (level 1's need the window before them).
+        let starts = [dataStart] + boundaries.prefix(4)
+        var ends = boundaries + [deflateEnd, deflateEnd + 3, gzip.count]
+        for boundary in boundaries.prefix(12) { ends += [boundary - 1, boundary + 1, boundary - 5, boundary + 2] }
+        // Level 0's blocks are stored blocks, byte-aligned without a marker: a header and 16 KiB.
+        if level == 0 { ends += stride(from: dataStart + (16 << 10) + 5, to: deflateEnd, by: (16 << 10) + 5) }
+        for _ in 0..<60 { ends.append(Int(rng.next() % UInt64(gzip.count - dataStart)) + dataStart) }
+        var agreed = (chunks: 0, refused: 0, final: 0)
+        for start in starts {
+            for end in ends where end > start && end <= gzip.count {
+                let input = gzip[start..<end]
+                let expected = Self.reference(input)
+                let (got, output) = try Self.whole(input)
+                #expect(got?.length == expected?.length && got?.crc == expected?.crc && got?.stop == expected?.stop,
+                        "level \(level), bytes \(start)..<\(end): ISA-L \(String(describing: expected)), libdeflate \(String(describing: got))")
+                if let got {
+                    #expect(UInt64(output.count) == got.length && CRC32.checksum(output) == got.crc)
+                    agreed.chunks += 1
+                    if case .final = got.stop { agreed.final += 1 }
+                } else {
+                    agreed.refused += 1
+                }
+            }
+        }
+        // Both outcomes were seen, so the comparison was not one-sided.
+        #expect(agreed.chunks > 10 && agreed.refused > 10 && agreed.final > 0, "level \(level): \(agreed)")
+    }
+
+    @Test("the chunk's own bytes, and not the sentinel's, are its output; a chunk ending in a stored block the cut split is not taken for one that ended")
+    func sentinelIsNotOutput() throws {
+        // The data ends with the sentinel's eight bytes, in a stored block of its own.
+        let tail = Array(WholeChunkInflater.sentinel.suffix(8))
+        let data = DataKind.random.bytes(count: 20_000) + tail
+        let (gzip, dataStart) = try Self.member(data, level: 0, blockSize: 20_000)
+        let deflateEnd = gzip.count - GzipTrailer.size
+        let (got, output) = try Self.whole(gzip[dataStart..<deflateEnd])
+        #expect(got?.stop == .final(left: 0))
+        #expect(output == data)
+        // Cut inside the first stored block: its LEN asks for more than there is.
+        for cut in [dataStart + 5, dataStart + 9_000, dataStart + 20_004] {
+            #expect(try Self.whole(gzip[dataStart..<cut]).chunk == nil, "cut at \(cut - dataStart)")
+        }
+    }
+}
