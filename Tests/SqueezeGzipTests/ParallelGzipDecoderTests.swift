@@ -107,6 +107,21 @@ struct ParallelGzipDecoderTests {
         }
     }
 
+    @Test("a pigz file with false markers in its stored blocks: the chunks in order cut at them are refused whole and streamed, and the rest is inflated whole again after them")
+    func falseMarkersInOrder() throws {
+        // Noise with a marker every ~700 bytes goes into stored blocks; text around it does not.
+        var rng = SplitMix64(seed: 8)
+        var noise: [UInt8] = []
+        while noise.count < 150_000 { noise += rng.next() % 700 == 0 ? [0, 0, 0xff, 0xff] : [UInt8(truncatingIfNeeded: rng.next())] }
+        // Little text before the noise (at most 5 chunks), much after it (about 15).
+        let data = DataKind.text.bytes(count: 150_000) + noise + DataKind.text.bytes(count: 800_000)
+        let gzip = try ExternalTool.run(["/usr/bin/pigz", "-6", "-b", "32", "-c"], input: data)
+        let (bytes, tally) = try Self.decode(gzip)
+        #expect(bytes == data)
+        let streamed = tally.chunksInOrder - tally.chunksInOrderWhole
+        #expect(streamed > 5 && tally.chunksInOrderWhole > 10, "\(tally)")
+    }
+
     @Test("truncated, a wrong CRC or length, a flipped byte, 300 random mutations: refused wherever zlib refuses, never other bytes")
     func damaged() throws {
         let data = DataKind.text.bytes(count: 300_000)

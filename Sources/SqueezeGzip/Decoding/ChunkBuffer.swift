@@ -15,6 +15,8 @@ final class ChunkBuffer: @unchecked Sendable {
     var count = 0
     /// The most it holds.
     var limit: Int { storage.count }
+    /// The most input it holds.
+    var inputLimit: Int { inputStorage.count }
 
     /// A buffer of `limit` output bytes and `maxInput` input bytes.
     init(limit: Int, maxInput: Int) {

@@ -32,15 +32,33 @@ struct ChunkJoiner {
         scratch = .allocate(byteCount: 1 << 20, alignment: 64)
         if !decoder.strict, let wholeInflater = WholeChunkInflater() {
             // The buffer's pages are touched only as far as chunks fill them.
-            let maxInput = decoder.searchedChunkBytes * 2
-            let buffer = ChunkBuffer(
-                limit: Self.windowSize + ParallelGzipDecoder.maximumChunkOutput,
-                maxInput: 5 + Self.windowSize + maxInput + WholeChunkInflater.sentinel.count)
-            whole = (wholeInflater, buffer, maxInput)
+            let buffer = ChunkBuffer(limit: Self.wholeBufferLimit, maxInput: Self.wholeBufferInput(searchedChunkBytes: decoder.searchedChunkBytes))
+            whole = (wholeInflater, buffer, Self.wholeInput(searchedChunkBytes: decoder.searchedChunkBytes))
         } else {
             whole = nil
         }
     }
+
+    /// Whether the next chunk continues the stream it is inside (and so must be streamed).
+    var isStreaming: Bool { streaming }
+
+    /// The buffer it inflates chunks whole into, for a pipeline that inflates them in order
+    /// instead (while that runs, the joiner takes its chunks and does not use the buffer).
+    var wholeBuffer: ChunkBuffer? { whole?.buffer }
+
+    /// The most compressed bytes of a chunk it inflates whole.
+    static func wholeInput(searchedChunkBytes: Int) -> Int { searchedChunkBytes * 4 }
+
+    /// Room for a chunk inflated whole: the window, the chunk and the sentinel after it.
+    static func wholeBufferInput(searchedChunkBytes: Int) -> Int {
+        5 + windowSize + wholeInput(searchedChunkBytes: searchedChunkBytes) + WholeChunkInflater.sentinel.count
+    }
+
+    /// The output room of a chunk inflated whole: the window, then the chunk's output.
+    static let wholeBufferLimit = windowSize + ParallelGzipDecoder.maximumChunkOutput
+
+    /// The last 32 KiB of output (less at the member's start): the window the next chunk sees.
+    var lastWindow: [UInt8] { Array(window.suffix(Self.windowSize)) }
 
     /// Frees the scratch buffer; the joiner is not used after.
     func close() {
@@ -57,7 +75,7 @@ struct ChunkJoiner {
         if !streaming, let chunk {
             try sink(output)
             remember(output)
-            crc = CRC32.combine(crc, chunk.crc, secondLength: Int64(clamping: chunk.length))
+            crc = CRC32.combine(crc, chunk.crc ?? CRC32.checksum(output), secondLength: Int64(clamping: chunk.length))
             length += chunk.length
             if case .final(let left) = chunk.stop { return (end - UInt64(left), true, false) }
             return (nil, true, false)
@@ -97,17 +115,14 @@ struct ChunkJoiner {
     private mutating func takeWhole(
         start: UInt64, end: UInt64, source: ChunkSource, _ sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> (taken: Bool, memberEnd: UInt64?) {
-        guard let whole, end - start <= UInt64(whole.maxInput) else { return (false, nil) }
-        let count = Int(end - start)
-        let primedWindow = window.suffix(Self.windowSize)
-        guard let input = whole.buffer.input(5 + primedWindow.count + count + WholeChunkInflater.sentinel.count) else { return (false, nil) }
-        let primed = primedWindow.withUnsafeBytes { WholeChunkInflater.prime(input, with: $0) }
-        guard try source.read(start, UnsafeMutableRawBufferPointer(rebasing: input[primed..<primed + count])) == count else { throw Self.truncated }
-        guard let chunk = whole.inflater.inflate(input, primed: primed, dataCount: count, into: whole.buffer) else { return (false, nil) }
+        guard let whole, end - start <= UInt64(whole.maxInput),
+              let chunk = try window.suffix(Self.windowSize).withUnsafeBytes({
+                  try whole.inflater.inflate(start: start, end: end, window: $0, source: source, into: whole.buffer)
+              }) else { return (false, nil) }
         let output = UnsafeRawBufferPointer(rebasing: whole.buffer.bytes.suffix(Int(chunk.length)))
         try sink(output)
         remember(output)
-        crc = CRC32.combine(crc, chunk.crc, secondLength: Int64(clamping: chunk.length))
+        crc = CRC32.combine(crc, chunk.crc ?? CRC32.checksum(output), secondLength: Int64(clamping: chunk.length))
         length += chunk.length
         if case .final(let left) = chunk.stop { return (true, end - UInt64(left)) }
         return (true, nil)

@@ -28,36 +28,81 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Chunks are read whole and inflated by libdeflate where they fit.
     private let whole: Bool
 
-    /// A pipeline over the chunks between `bounds`, `slots` ahead at most; a chunk of more
-    /// than `maxInput` compressed bytes is left to the in-order pass. `strict`: inflate with zlib.
-    /// `wholeInput`: read chunks of up to that many bytes (with `WholeChunkInflater`'s
-    /// sentinel) whole and inflate them with libdeflate; nil: piece by piece with ISA-L.
-    init(bounds: [(start: UInt64, end: UInt64)], slots: Int, limit: Int, maxInput: Int, strict: Bool, wholeInput: Int? = nil) {
+    /// A pipeline over the chunks between `bounds` from `first` on, `slots` ahead at most; a
+    /// chunk of more than `maxInput` compressed bytes is left to the in-order pass. `strict`:
+    /// inflate with zlib. `wholeInput`: read chunks of up to that many bytes (with a window
+    /// and `WholeChunkInflater`'s sentinel) whole and inflate them with libdeflate; nil: piece
+    /// by piece with ISA-L.
+    /// `reusing`: buffers to take as the first slots (fresh pages cost a fault each), which
+    /// must be as large; nobody else may use them until `stop` returns.
+    init(
+        bounds: [(start: UInt64, end: UInt64)], first: Int = 0, slots: Int, limit: Int, maxInput: Int, strict: Bool, wholeInput: Int? = nil,
+        reusing: [ChunkBuffer] = []
+    ) {
         self.bounds = bounds
         self.maxInput = maxInput
         self.strict = strict
         whole = wholeInput != nil
         let input = max(ParallelGzipDecoder.readPiece, wholeInput ?? 0)
-        self.slots = (0..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: input) }
-        let first = self.slots.count
-        permits = bounds.indices.map { ConditionLock(value: $0 < first) }
+        let kept = reusing.prefix(max(1, slots)).filter { $0.limit >= limit && $0.inputLimit >= input }
+        self.slots = kept + (kept.count..<max(1, slots)).map { _ in ChunkBuffer(limit: limit, maxInput: input) }
+        let ahead = first + self.slots.count
+        permits = bounds.indices.map { ConditionLock(value: $0 < ahead) }
         done = bounds.map { _ in ConditionLock(value: false) }
         results = .allocate(capacity: bounds.count)
         results.initialize(repeating: nil)
+        state.withLockedValue { $0.next = first }
     }
 
     deinit {
         results.deinitialize().deallocate()
     }
 
-    /// Starts `threads` threads that decode from `source` until every chunk is taken or `stop`.
-    /// `stop` must be called before `source` goes out of scope.
+    /// Starts `threads` threads that decode from `source` until every chunk is taken or `stop`,
+    /// each chunk alone. `stop` must be called before `source` goes out of scope.
     func start(threads: Int, source: ChunkSource) {
-        let count = max(1, threads)
-        state.withLockedValue { $0.running = count }
-        for number in 0..<count {
+        run(threads: max(1, threads), name: "squeeze-inflate") {
+            let inflater = self.whole ? WholeChunkInflater() : nil
+            return { index, slot in
+                ParallelGzipDecoder.decodeAlone(
+                    start: self.bounds[index].start, end: self.bounds[index].end, maxInput: self.maxInput, strict: self.strict,
+                    whole: inflater, source: source, into: slot)
+            }
+        }
+    }
+
+    /// Starts one thread that decodes the chunks in order from the first, which starts between
+    /// two blocks after `window` (the output's last 32 KiB): each whole with libdeflate, primed
+    /// with the window the chunk before left, into its slot. It ends after a chunk that does
+    /// not end between two blocks (the member's end), or that it could not decode (nil: the
+    /// in-order pass streams that one). The in-order pass writes while it inflates.
+    func startInOrder(window: [UInt8], source: ChunkSource) {
+        run(threads: 1, name: "squeeze-inflate-in-order") {
+            var window = window
+            let inflater = WholeChunkInflater()
+            return { index, slot in
+                guard let inflater, let chunk = try? window.withUnsafeBytes({
+                    try inflater.inflate(start: self.bounds[index].start, end: self.bounds[index].end, window: $0, checksum: false, source: source, into: slot)
+                }) else {
+                    self.state.withLockedValue { $0.stopped = true }
+                    return nil
+                }
+                if chunk.stop == .betweenBlocks {
+                    window = WholeChunkInflater.window(window, after: UnsafeRawBufferPointer(rebasing: slot.bytes.suffix(Int(chunk.length))))
+                } else {
+                    self.state.withLockedValue { $0.stopped = true }
+                }
+                return chunk
+            }
+        }
+    }
+
+    /// Runs `threads` threads, each with the decoding function `make` gives it, until every
+    /// chunk is taken or `stop`.
+    private func run(threads: Int, name: String, _ make: @escaping @Sendable () -> (Int, ChunkBuffer) -> DecodedChunk?) {
+        state.withLockedValue { $0.running = threads }
+        for number in 0..<threads {
             let thread = Thread { [self] in
-                let inflater = whole ? WholeChunkInflater() : nil
                 defer {
                     if state.withLockedValue({ state in
                         state.running -= 1
@@ -67,19 +112,18 @@ final class ChunkPipeline: @unchecked Sendable {
                         ended.unlock(withValue: true)
                     }
                 }
+                let decode = make()
                 while let index = take() {
                     permits[index].lock(whenValue: true)
                     permits[index].unlock()
                     if state.withLockedValue({ $0.stopped }) { return }
-                    let result = ParallelGzipDecoder.decodeAlone(
-                        start: bounds[index].start, end: bounds[index].end, maxInput: maxInput, strict: strict, whole: inflater, source: source,
-                        into: slots[index % slots.count])
+                    let result = decode(index, slots[index % slots.count])
                     done[index].lock()
                     results[index] = result
                     done[index].unlock(withValue: true)
                 }
             }
-            thread.name = "squeeze-inflate-\(number)"
+            thread.name = threads == 1 ? name : "\(name)-\(number)"
             thread.start()
         }
     }
@@ -89,7 +133,9 @@ final class ChunkPipeline: @unchecked Sendable {
     func result(_ index: Int) -> (chunk: DecodedChunk?, output: UnsafeRawBufferPointer) {
         done[index].lock(whenValue: true)
         defer { done[index].unlock() }
-        return (results[index], slots[index % slots.count].bytes)
+        // A chunk inflated after its window holds the window first.
+        let result = results[index]
+        return (result, UnsafeRawBufferPointer(rebasing: slots[index % slots.count].bytes.suffix(Int(result?.length ?? 0))))
     }
 
     /// The in-order pass is done with chunk `index`: its slot goes to the chunk `slots` on.
@@ -104,7 +150,7 @@ final class ChunkPipeline: @unchecked Sendable {
             return state.next
         }
         // A thread waiting for its permit wakes, sees the stop and ends.
-        for index in 0..<taken { Self.open(permits[index]) }
+        for index in 0..<min(taken, permits.count) { Self.open(permits[index]) }
         ended.lock(whenValue: true)
         ended.unlock()
     }

@@ -3,7 +3,8 @@
 /// before ends exactly where this one starts, so its start is known to be a block boundary.
 struct DecodedChunk: Sendable {
     var length: UInt64
-    var crc: UInt32
+    /// Nil when not taken yet: the in-order pass takes it (while its inflating thread goes on).
+    var crc: UInt32?
     /// How the chunk's input ended.
     var stop: RawInflater.Stop
 }

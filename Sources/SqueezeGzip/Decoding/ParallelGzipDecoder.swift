@@ -11,16 +11,18 @@ import CZlib
 /// exactly at its start between two blocks, which proves the marker a real boundary; and only
 /// if it needed nothing from before its start (squeeze's levels 0 and 2-9 never do; a chunk
 /// that does fails with a distance too far back). Any other chunk is inflated again in order,
-/// with the window before it, as a single stream would. The member's CRC-32 and length are
+/// with the window before it, as a single stream would. Once three chunks in a row need that
+/// (pigz's files), the work ahead stops, and a thread of its own inflates the rest in order,
+/// each chunk whole (libdeflate) primed with the window the one before left, while this
+/// thread writes; a chunk it cannot take (too long, or cut at a false marker) is streamed
+/// here, and the thread starts again after it. The member's CRC-32 and length are
 /// checked as ever; what follows the member (more members, zero padding) is decoded as one
 /// stream. The marker is found by search, not trusted: a false one only costs a chunk's work.
 ///
 /// A member that carries Squeeze's offset table (`GzipOffsetTable`) is cut at its restart
 /// points instead of searching: no guess, and level 1's primed blocks restart there too. Its
 /// chunks are read whole and inflated by libdeflate (`WholeChunkInflater`), faster than ISA-L
-/// on a whole buffer. The in-order pass inflates a chunk that starts between blocks whole too,
-/// primed with the window; one that libdeflate refuses, or that is too long, it streams. The
-/// table is proven the same way (each chunk must start where the one before ended between
+/// on a whole buffer. The table is proven the same way (each chunk must start where the one before ended between
 /// blocks, and must decode alone), and besides, every chunk but the last must give exactly its
 /// spans' bytes. A table that fails any of this is reported in `Tally.tableDefect`; its chunks
 /// are then inflated in order like any others, so the output is right whatever the table says.
@@ -39,8 +41,10 @@ public struct ParallelGzipDecoder: Sendable {
     /// than 4 MiB at levels 6 and 1 (fewer fresh pages, a shorter tail), measured.
     public let chunkBytes: Int
     /// Compressed bytes per chunk of a member cut at markers found by search. Each such chunk
-    /// is a guess a thread may try in vain (a pigz file's, which needs the window before it):
-    /// twice `chunkBytes` by default, since a pigz file at 2 MiB was 2 % slower than at 4.
+    /// is a guess a thread may try in vain (a pigz file's, which needs the window before it),
+    /// and a pigz file's chunks are then inflated in order by a thread with two slots: half
+    /// `chunkBytes` by default, since at 4 MiB a pigz file decoded 2 % slower to /dev/null and
+    /// 5 % slower to a file (the slots' fresh pages), and squeeze's files without a table 2 %.
     public let searchedChunkBytes: Int
     /// Smaller files are decoded as one stream.
     public let minimumBytes: UInt64
@@ -54,7 +58,7 @@ public struct ParallelGzipDecoder: Sendable {
 
     /// A decoder using `threads` threads (1: one stream), cutting members of at least
     /// `minimumBytes` into chunks of about `chunkBytes` where they carry a table, and of
-    /// `searchedChunkBytes` (by default twice `chunkBytes`) where markers must be searched for.
+    /// `searchedChunkBytes` (by default half `chunkBytes`) where markers must be searched for.
     /// `strict` and `multipleMembers` as for `GzipStreamDecoder`.
     public init(
         threads: Int, chunkBytes: Int = 2 << 20, searchedChunkBytes: Int? = nil, minimumBytes: UInt64 = defaultMinimumBytes,
@@ -64,7 +68,7 @@ public struct ParallelGzipDecoder: Sendable {
         self.multipleMembers = multipleMembers
         self.threads = max(1, threads)
         self.chunkBytes = max(4096, chunkBytes)
-        self.searchedChunkBytes = max(4096, searchedChunkBytes ?? 2 * self.chunkBytes)
+        self.searchedChunkBytes = max(4096, searchedChunkBytes ?? self.chunkBytes / 2)
         self.minimumBytes = minimumBytes
     }
 
@@ -126,16 +130,35 @@ public struct ParallelGzipDecoder: Sendable {
         defer { pipeline.stop() }
         var ahead = true
         var inOrderInARow = 0
+        // Once the work ahead stops: a thread inflating the chunks in order, whole, while this
+        // one writes (nil while this one streams a chunk, and when strict).
+        var inOrder: ChunkPipeline?
+        defer { inOrder?.stop() }
         for (index, bound) in bounds.enumerated() {
-            let (chunk, output) = ahead ? pipeline.result(index) : (nil, UnsafeRawBufferPointer(start: nil, count: 0))
+            if !ahead, inOrder == nil, !strict, !joiner.isStreaming, index + 1 < bounds.count {
+                let next = ChunkPipeline(
+                    bounds: bounds, first: index, slots: 2, limit: ChunkJoiner.wholeBufferLimit, maxInput: 0, strict: false,
+                    wholeInput: ChunkJoiner.wholeBufferInput(searchedChunkBytes: searchedChunkBytes), reusing: joiner.wholeBuffer.map { [$0] } ?? [])
+                next.startInOrder(window: joiner.lastWindow, source: source)
+                inOrder = next
+            }
+            let (chunk, output) = ahead ? pipeline.result(index) : inOrder?.result(index) ?? (nil, UnsafeRawBufferPointer(start: nil, count: 0))
             let (memberEnd, alone, inOrderWhole) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, source: source, sink)
             if ahead { pipeline.release(index) }
+            if let running = inOrder {
+                running.release(index)
+                // It stopped after this chunk: what follows is streamed, or it starts again.
+                if chunk?.stop != .betweenBlocks {
+                    running.stop()
+                    inOrder = nil
+                }
+            }
             if tally.usedTable, tally.tableDefect == nil, ahead,
                let defect = plan.defect(chunk: index, decodedAlone: alone ? chunk : nil, memberEnd: memberEnd) {
                 tally.tableDefect = defect
             }
-            if alone { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
-            if inOrderWhole { tally.chunksInOrderWhole += 1 }
+            if alone, ahead { tally.chunksAlone += 1 } else { tally.chunksInOrder += 1 }
+            if inOrderWhole || (alone && !ahead) { tally.chunksInOrderWhole += 1 }
             inOrderInARow = alone ? 0 : inOrderInARow + 1
             // A file whose chunks need the window before them (pigz's, level 1's): the work
             // ahead is wasted and takes a core from the in-order pass. Stop it.

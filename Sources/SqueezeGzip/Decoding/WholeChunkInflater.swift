@@ -41,12 +41,35 @@ final class WholeChunkInflater {
         return 5 + window.count
     }
 
+    /// Chunk `[start, end)` of `source`, which starts between two blocks, read whole into
+    /// `buffer` after `window` (its last 32 KiB) stored as a block, and inflated; nil where it
+    /// does not fit the buffer's input storage, or `inflate` refuses it (`checksum` as there). Throws
+    /// `ChunkJoiner.truncated` when the file ends before `end`, or what the read throws.
+    func inflate(
+        start: UInt64, end: UInt64, window: UnsafeRawBufferPointer, checksum: Bool = true, source: ChunkSource, into buffer: ChunkBuffer
+    ) throws -> DecodedChunk? {
+        let window = UnsafeRawBufferPointer(rebasing: window.suffix(32 << 10))
+        guard end - start <= UInt64(Int.max - 64 << 10) else { return nil }
+        let count = Int(end - start)
+        guard let input = buffer.input(5 + window.count + count + Self.sentinel.count) else { return nil }
+        let primed = Self.prime(input, with: window)
+        guard try source.read(start, UnsafeMutableRawBufferPointer(rebasing: input[primed..<primed + count])) == count else { throw ChunkJoiner.truncated }
+        return inflate(input, primed: primed, dataCount: count, checksum: checksum, into: buffer)
+    }
+
+    /// The last 32 KiB of `window` followed by `output`: the window after `output`.
+    static func window(_ window: [UInt8], after output: UnsafeRawBufferPointer) -> [UInt8] {
+        let size = 32 << 10
+        guard output.count < size else { return Array(output.suffix(size)) }
+        return Array(window.suffix(size - output.count)) + Array(output)
+    }
+
     /// Inflates the `dataCount` bytes of `input` after its first `primed` bytes (a window
     /// stored by `prime`, or none) into `buffer`. `input` must hold the sentinel's bytes after
     /// the data, which are written there. The buffer then holds the window, if any, then the
-    /// data's output; the chunk returned counts only the data's. Nil when the data refers back
+    /// data's output; the chunk returned counts only the data's, with its CRC-32 if `checksum`. Nil when the data refers back
     /// before its start (or its window), is not deflate, ends mid-block, or outgrows the buffer.
-    func inflate(_ input: UnsafeMutableRawBufferPointer, primed: Int = 0, dataCount: Int, into buffer: ChunkBuffer) -> DecodedChunk? {
+    func inflate(_ input: UnsafeMutableRawBufferPointer, primed: Int = 0, dataCount: Int, checksum: Bool = true, into buffer: ChunkBuffer) -> DecodedChunk? {
         let dataEnd = primed + dataCount
         let total = dataEnd + Self.sentinel.count
         buffer.count = 0
@@ -73,6 +96,6 @@ final class WholeChunkInflater {
         }
         buffer.count = produced
         let output = UnsafeRawBufferPointer(rebasing: buffer.bytes[windowBytes...])
-        return DecodedChunk(length: UInt64(output.count), crc: CRC32.checksum(output), stop: stop)
+        return DecodedChunk(length: UInt64(output.count), crc: checksum ? CRC32.checksum(output) : nil, stop: stop)
     }
 }
