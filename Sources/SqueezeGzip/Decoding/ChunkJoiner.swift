@@ -51,7 +51,7 @@ struct ChunkJoiner {
 
     /// Room for a chunk inflated whole: the window, the chunk and the sentinel after it.
     static func wholeBufferInput(searchedChunkBytes: Int) -> Int {
-        5 + windowSize + wholeInput(searchedChunkBytes: searchedChunkBytes) + WholeChunkInflater.sentinel.count
+        5 + windowSize + wholeInput(searchedChunkBytes: searchedChunkBytes) + WholeChunkInflater.sentinelRoom
     }
 
     /// The output room of a chunk inflated whole: the window, then the chunk's output.

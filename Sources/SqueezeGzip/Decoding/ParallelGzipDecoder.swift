@@ -125,7 +125,7 @@ public struct ParallelGzipDecoder: Sendable {
         let pipeline = ChunkPipeline(
             bounds: bounds, slots: threads * 2, limit: Self.maximumChunkOutput,
             maxInput: max(searchedChunkBytes * 4, plan.largestChunk), strict: strict,
-            wholeInput: wholeChunks ? plan.largestChunk + WholeChunkInflater.sentinel.count : nil)
+            wholeInput: wholeChunks ? plan.largestChunk + WholeChunkInflater.sentinelRoom : nil)
         pipeline.start(threads: threads, source: source)
         defer { pipeline.stop() }
         var ahead = true
@@ -255,7 +255,11 @@ public struct ParallelGzipDecoder: Sendable {
         buffer.count = 0
         guard end - start <= UInt64(maxInput) else { return nil }
         let count = Int(end - start)
-        if let whole, let input = buffer.input(count + WholeChunkInflater.sentinel.count) {
+        // A chunk without a marker at its end (level 0's stored blocks, the member's last
+        // chunk) is left to ISA-L, in pieces; its last bytes are read first to see.
+        if let whole, count >= 4, let input = buffer.input(count + WholeChunkInflater.sentinelRoom),
+           (try? source.read(end - 4, UnsafeMutableRawBufferPointer(rebasing: input[0..<4]))) == 4,
+           WholeChunkInflater.isClosed(UnsafeRawBufferPointer(rebasing: input[0..<4])) {
             guard (try? source.read(start, UnsafeMutableRawBufferPointer(rebasing: input[0..<count]))) == count else { return nil }
             return whole.inflate(input, dataCount: count, into: buffer)
         }

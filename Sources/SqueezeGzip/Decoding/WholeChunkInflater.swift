@@ -1,24 +1,41 @@
 import CLibDeflate
 
-/// libdeflate's whole-buffer inflate, for a chunk read whole and decoded without a window: it
-/// inflated mixed.cat's level-6 and level-1 data 16 % faster than ISA-L's streaming inflate
-/// (docs/benchmarks.md). libdeflate cannot stop between two blocks; it stops at a final block.
-/// So a final stored block holding eight known bytes (the sentinel) is put after the chunk.
-/// A chunk that ends exactly between two blocks (after a sync flush) decodes to its own bytes
-/// and then the sentinel's, having read all of its input; a chunk that ends mid-block runs on
-/// into the sentinel's bytes as if they were more of its block, and fails to end like that.
+/// libdeflate's whole-buffer inflate, for a chunk read whole: it inflated mixed.cat's level-6
+/// and level-1 data 16 % faster than ISA-L's streaming inflate (docs/architecture.md).
+///
+/// libdeflate cannot stop between two blocks, only after a final block, and does not say where
+/// its input left the stream; ISA-L, streaming, does. A chunk that ends between two blocks ends
+/// with a sync flush: an empty stored block, whose header bits sit in the bytes before
+/// `00 00 FF FF` (its LEN and NLEN). So those four bytes are replaced: LEN 16 and its NLEN, 16
+/// random bytes chosen when the inflater is made, then an empty final block (`03 00`). The
+/// bytes before them are the file's, so libdeflate's parse of them is the stream's own; it can
+/// read the 16 random bytes out, end exactly at the input's end, only if that parse was then
+/// waiting for a stored block's LEN at a whole byte. Then the file has an empty stored block
+/// there, and the chunk ends between two blocks. In any other state (a cut inside a block, a
+/// false marker in stored data) it reads the replaced bytes as something else, and its output
+/// ends in those 16 bytes by a 2^-128 chance, whatever the file: they were not known when it was
+/// made. (Sentinels put after the marker were fooled: a block cut short took their first bits to
+/// finish its own code, then read the rest as meant. The tests found both.) A chunk that does
+/// not end with the marker (level 0's stored blocks, a member's last chunk) is left to ISA-L.
 /// One thread at a time.
 final class WholeChunkInflater {
     private let decompressor: OpaquePointer
+    /// The random bytes, and what replaces a chunk's closing `00 00 FF FF`.
+    let payload: [UInt8]
+    let sentinel: [UInt8]
 
-    /// A final stored block (header `001`, padding, LEN 8, NLEN) and its eight bytes.
-    static let sentinel: [UInt8] = [0x01, 0x08, 0x00, 0xF7, 0xFF] + Array("Sq-chunk".utf8)
-    private static let payload = 8
+    /// Bytes a chunk's input needs after its data: the sentinel less the marker it replaces.
+    static let sentinelRoom = 4 + 16 + 2 - 4
+
+    private static let marker: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
     /// Nil when libdeflate cannot allocate its decompressor.
     init?() {
         guard let decompressor = libdeflate_alloc_decompressor() else { return nil }
         self.decompressor = decompressor
+        var random = SystemRandomNumberGenerator()
+        payload = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
+        sentinel = [0x10, 0x00, 0xEF, 0xFF] + payload + [0x03, 0x00]
     }
 
     deinit {
@@ -51,7 +68,7 @@ final class WholeChunkInflater {
         let window = UnsafeRawBufferPointer(rebasing: window.suffix(32 << 10))
         guard end - start <= UInt64(Int.max - 64 << 10) else { return nil }
         let count = Int(end - start)
-        guard let input = buffer.input(5 + window.count + count + Self.sentinel.count) else { return nil }
+        guard let input = buffer.input(5 + window.count + count + Self.sentinelRoom) else { return nil }
         let primed = Self.prime(input, with: window)
         guard try source.read(start, UnsafeMutableRawBufferPointer(rebasing: input[primed..<primed + count])) == count else { throw ChunkJoiner.truncated }
         return inflate(input, primed: primed, dataCount: count, checksum: checksum, into: buffer)
@@ -64,17 +81,27 @@ final class WholeChunkInflater {
         return Array(window.suffix(size - output.count)) + Array(output)
     }
 
+    /// Whether `data` ends with a sync-flush marker: a chunk that does not is not inflated here
+    /// (ISA-L, streaming, sees where it ends).
+    static func isClosed(_ data: UnsafeRawBufferPointer) -> Bool {
+        data.count >= marker.count && data[data.count - marker.count..<data.count].elementsEqual(marker)
+    }
+
     /// Inflates the `dataCount` bytes of `input` after its first `primed` bytes (a window
-    /// stored by `prime`, or none) into `buffer`. `input` must hold the sentinel's bytes after
-    /// the data, which are written there. The buffer then holds the window, if any, then the
-    /// data's output; the chunk returned counts only the data's, with its CRC-32 if `checksum`. Nil when the data refers back
-    /// before its start (or its window), is not deflate, ends mid-block, or outgrows the buffer.
+    /// stored by `prime`, or none) into `buffer`. `input` must have `sentinelRoom` bytes after
+    /// the data: a closing marker is replaced by the sentinel there. The buffer then holds the window, if any, then
+    /// the data's output; the chunk returned counts only the data's, with its CRC-32 if
+    /// `checksum`. Nil when the data does not end with a marker, refers back before its start
+    /// (or its window), is not deflate, ends mid-block, or outgrows the buffer.
     func inflate(_ input: UnsafeMutableRawBufferPointer, primed: Int = 0, dataCount: Int, checksum: Bool = true, into buffer: ChunkBuffer) -> DecodedChunk? {
         let dataEnd = primed + dataCount
-        let total = dataEnd + Self.sentinel.count
         buffer.count = 0
-        guard total <= input.count, let inputBase = input.baseAddress, let room = buffer.room(), let outputBase = room.baseAddress else { return nil }
-        UnsafeMutableRawBufferPointer(rebasing: input[dataEnd..<total]).copyBytes(from: Self.sentinel)
+        guard dataEnd + Self.sentinelRoom <= input.count, let inputBase = input.baseAddress, let room = buffer.room(), let outputBase = room.baseAddress else { return nil }
+        guard Self.isClosed(UnsafeRawBufferPointer(rebasing: input[primed..<dataEnd])) else { return nil }
+        // Where the file's bytes that libdeflate reads end, and where its input ends.
+        let fileEnd = dataEnd - Self.marker.count
+        let total = fileEnd + sentinel.count
+        UnsafeMutableRawBufferPointer(rebasing: input[fileEnd..<total]).copyBytes(from: sentinel)
         let windowBytes = max(0, primed - 5)
         var consumed = 0
         var produced = 0
@@ -82,14 +109,12 @@ final class WholeChunkInflater {
         guard status == LIBDEFLATE_SUCCESS, consumed >= primed, produced >= windowBytes else { return nil }
         let stop: RawInflater.Stop
         if consumed == total {
-            // The stream ended at the sentinel's block: the chunk ended between two blocks,
-            // unless the sentinel's bytes are not the output's last (a stored block of the
-            // chunk's own that the cut split, say).
-            let tail = UnsafeRawBufferPointer(rebasing: room[produced - min(produced, Self.payload)..<produced])
-            guard produced >= windowBytes + Self.payload, tail.elementsEqual(Self.sentinel.suffix(Self.payload)) else { return nil }
-            produced -= Self.payload
+            let tail = UnsafeRawBufferPointer(rebasing: room[produced - min(produced, payload.count)..<produced])
+            guard produced >= windowBytes + payload.count, tail.elementsEqual(payload) else { return nil }
+            produced -= payload.count
             stop = .betweenBlocks
-        } else if consumed <= dataEnd {
+        } else if consumed <= fileEnd {
+            // The member's final block ended in the file's bytes.
             stop = .final(left: dataEnd - consumed)
         } else {
             return nil
