@@ -58,6 +58,9 @@ final class ChunkPipeline: @unchecked Sendable {
         results.deinitialize().deallocate()
     }
 
+    /// Its slots' buffers, for a pipeline after it (once `stop` has returned).
+    var buffers: [ChunkBuffer] { slots }
+
     /// Starts `threads` threads that decode from `source` until every chunk is taken or `stop`,
     /// each chunk alone. `stop` must be called before `source` goes out of scope.
     func start(threads: Int, source: ChunkSource) {

@@ -134,11 +134,14 @@ public struct ParallelGzipDecoder: Sendable {
         // one writes (nil while this one streams a chunk, and when strict).
         var inOrder: ChunkPipeline?
         defer { inOrder?.stop() }
+        // Its slots, kept when it stops and starts again (fresh pages cost a fault each).
+        var inOrderBuffers = joiner.wholeBuffer.map { [$0] } ?? []
         for (index, bound) in bounds.enumerated() {
             if !ahead, inOrder == nil, !strict, !joiner.isStreaming, index + 1 < bounds.count {
                 let next = ChunkPipeline(
                     bounds: bounds, first: index, slots: 2, limit: ChunkJoiner.wholeBufferLimit, maxInput: 0, strict: false,
-                    wholeInput: ChunkJoiner.wholeBufferInput(searchedChunkBytes: searchedChunkBytes), reusing: joiner.wholeBuffer.map { [$0] } ?? [])
+                    wholeInput: ChunkJoiner.wholeBufferInput(searchedChunkBytes: searchedChunkBytes), reusing: inOrderBuffers)
+                inOrderBuffers = next.buffers
                 next.startInOrder(window: joiner.lastWindow, source: source)
                 inOrder = next
             }
