@@ -99,21 +99,26 @@ struct WholeChunkInflaterTests {
         }
     }
 
-    @Test("a chunk cut just after a false marker in a final stored block is refused, however many bytes the block has left and even if they are the sentinel's own")
-    func falseMarkerInStoredBlock() throws {
+    @Test("a chunk cut just after a false marker in a stored block is refused, however many bytes the block has left, final or not, and even if they are the sentinel's own",
+          arguments: [true, false])
+    func falseMarkerInStoredBlock(final: Bool) throws {
         let inflater = try #require(WholeChunkInflater())
         var rng = SplitMix64(seed: 21)
         let noise = (0..<1_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
         // What follows the false marker: the sentinel's bytes after the four it replaces (as
         // if the file had guessed them), then noise.
         let after = Array(inflater.sentinel.dropFirst(4)) + noise.prefix(20)
-        for left in [0, 2, 14, 18, 22, 30] {
+        // 16 left: a stored block that runs on over the sentinel's LEN, NLEN and random bytes
+        // copies them out as its own data, and the empty final block after them ends it.
+        for left in [0, 2, 14, 16, 18, 20, 22, 30] {
             let data = noise + [0, 0, 0xff, 0xff] + after.prefix(left)
             let length = UInt16(data.count)
-            // One final stored block: header 001, LEN, NLEN, the data.
-            let stream = [0x01, UInt8(length & 0xff), UInt8(length >> 8), ~UInt8(length & 0xff), ~UInt8(length >> 8)] + data
+            // One stored block: header 001 or 000, LEN, NLEN, the data; an empty final block after a non-final one.
+            let stream = [final ? 0x01 : 0x00, UInt8(length & 0xff), UInt8(length >> 8), ~UInt8(length & 0xff), ~UInt8(length >> 8)] + data
+                + (final ? [] : [0x03, 0x00])
             let cut = 5 + noise.count + 4
             #expect(try Self.whole(stream[..<cut], inflater: inflater).chunk == nil, "\(left) bytes left")
+            guard final else { continue }
             // Closed by a marker of the sentinel's own and a trailer, the block decodes to the
             // data and ends the stream.
             let (chunk, output) = try Self.whole((stream + [0, 0, 0xff, 0xff])[...], inflater: inflater)

@@ -68,9 +68,10 @@ struct ChunkJoiner {
     /// Takes the chunk `[start, end)` of the file, decoded alone (into `output`) or not; returns the file
     /// offset where the member's deflate data ends once it has ended, whether the chunk's
     /// output decoded alone was used, and whether it was inflated in order whole.
+    /// `tryWhole: false`: libdeflate already refused the chunk with this window; stream it.
     mutating func take(
         _ chunk: DecodedChunk?, output: UnsafeRawBufferPointer, start: UInt64, end: UInt64, source: ChunkSource,
-        _ sink: (UnsafeRawBufferPointer) throws -> Void
+        tryWhole: Bool = true, _ sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> (memberEnd: UInt64?, alone: Bool, whole: Bool) {
         if !streaming, let chunk {
             try sink(output)
@@ -81,7 +82,7 @@ struct ChunkJoiner {
             return (nil, true, false)
         }
         guard start < end else { return (nil, false, false) }
-        if !streaming, case let (true, memberEnd) = try takeWhole(start: start, end: end, source: source, sink) {
+        if !streaming, tryWhole, case let (true, memberEnd) = try takeWhole(start: start, end: end, source: source, sink) {
             return (memberEnd, false, true)
         }
         if !streaming {

@@ -34,7 +34,8 @@ final class ChunkPipeline: @unchecked Sendable {
     /// and `WholeChunkInflater`'s sentinel) whole and inflate them with libdeflate; nil: piece
     /// by piece with ISA-L.
     /// `reusing`: buffers to take as the first slots (fresh pages cost a fault each), which
-    /// must be as large; nobody else may use them until `stop` returns.
+    /// must be as large; nobody else may use them while a thread may still write them (until
+    /// `stop` returns, or the in-order thread has published the chunk it refused).
     init(
         bounds: [(start: UInt64, end: UInt64)], first: Int = 0, slots: Int, limit: Int, maxInput: Int, strict: Bool, wholeInput: Int? = nil,
         reusing: [ChunkBuffer] = []

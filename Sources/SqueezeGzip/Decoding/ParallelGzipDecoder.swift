@@ -33,6 +33,8 @@ public struct ParallelGzipDecoder: Sendable {
     private static let piece = 1 << 20
     /// Chunks in a row that must be inflated in order before the work ahead stops.
     static let chunksBeforeGivingUp = 3
+    /// Times the thread inflating chunks in order starts, per member at most.
+    static let inOrderStartsAtMost = 16
 
     /// Chunks decoded at once.
     public let threads: Int
@@ -136,8 +138,12 @@ public struct ParallelGzipDecoder: Sendable {
         defer { inOrder?.stop() }
         // Its slots, kept when it stops and starts again (fresh pages cost a fault each).
         var inOrderBuffers = joiner.wholeBuffer.map { [$0] } ?? []
+        // Each start costs a lock per chunk of the file: a file of many false markers must not
+        // make that quadratic. After that, the in-order pass inflates chunks whole itself.
+        var inOrderStarts = 0
         for (index, bound) in bounds.enumerated() {
-            if !ahead, inOrder == nil, !strict, !joiner.isStreaming, index + 1 < bounds.count {
+            if !ahead, inOrder == nil, !strict, !joiner.isStreaming, index + 1 < bounds.count, inOrderStarts < Self.inOrderStartsAtMost {
+                inOrderStarts += 1
                 let next = ChunkPipeline(
                     bounds: bounds, first: index, slots: 2, limit: ChunkJoiner.wholeBufferLimit, maxInput: 0, strict: false,
                     wholeInput: ChunkJoiner.wholeBufferInput(searchedChunkBytes: searchedChunkBytes), reusing: inOrderBuffers)
@@ -146,7 +152,8 @@ public struct ParallelGzipDecoder: Sendable {
                 inOrder = next
             }
             let (chunk, output) = ahead ? pipeline.result(index) : inOrder?.result(index) ?? (nil, UnsafeRawBufferPointer(start: nil, count: 0))
-            let (memberEnd, alone, inOrderWhole) = try joiner.take(chunk, output: output, start: bound.start, end: bound.end, source: source, sink)
+            let (memberEnd, alone, inOrderWhole) = try joiner.take(
+                chunk, output: output, start: bound.start, end: bound.end, source: source, tryWhole: inOrder == nil || ahead, sink)
             if ahead { pipeline.release(index) }
             if let running = inOrder {
                 running.release(index)

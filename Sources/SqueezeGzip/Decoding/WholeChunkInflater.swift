@@ -11,12 +11,17 @@ import CLibDeflate
 /// bytes before them are the file's, so libdeflate's parse of them is the stream's own; it can
 /// read the 16 random bytes out, end exactly at the input's end, only if that parse was then
 /// waiting for a stored block's LEN at a whole byte. Then the file has an empty stored block
-/// there, and the chunk ends between two blocks. In any other state (a cut inside a block, a
-/// false marker in stored data) it reads the replaced bytes as something else, and its output
-/// ends in those 16 bytes by a 2^-128 chance, whatever the file: they were not known when it was
-/// made. (Sentinels put after the marker were fooled: a block cut short took their first bits to
-/// finish its own code, then read the rest as meant. The tests found both.) A chunk that does
-/// not end with the marker (level 0's stored blocks, a member's last chunk) is left to ISA-L.
+/// there, and the chunk ends between two blocks. In any other state it reads the replaced bytes
+/// as something else: a stored block of the file's own that runs on over them copies them out
+/// whole, LEN and NLEN before the random bytes, which is refused (a chunk of the stream's own
+/// whose output ends in those four bytes is refused too: ISA-L then streams it); a Huffman-coded
+/// block would have to decode the random bytes, unknown when the file was made, to themselves.
+/// (Sentinels put after the marker were fooled: a block cut short took their first bits to
+/// finish its own code, then read the rest as meant. The tests found those, and a review the
+/// stored block that runs on.) A chunk that does not end with the marker (level 0's stored
+/// blocks, a member's last chunk) is left to ISA-L. libdeflate, like ISA-L, takes some invalid
+/// data that zlib and gzip refuse (length symbols 286-287, distance symbols 30-31): `-t` and
+/// `squeeze test` inflate with zlib.
 /// One thread at a time.
 final class WholeChunkInflater {
     private let decompressor: OpaquePointer
@@ -111,6 +116,13 @@ final class WholeChunkInflater {
         if consumed == total {
             let tail = UnsafeRawBufferPointer(rebasing: room[produced - min(produced, payload.count)..<produced])
             guard produced >= windowBytes + payload.count, tail.elementsEqual(payload) else { return nil }
+            // A stored block of the file's own that ran on over the sentinel copied its LEN and
+            // NLEN out before the random bytes; the sync flush's empty block copies nothing.
+            let header = sentinel.count - payload.count - 2
+            if produced >= windowBytes + payload.count + header,
+               room[produced - payload.count - header..<produced - payload.count].elementsEqual(sentinel.prefix(header)) {
+                return nil
+            }
             produced -= payload.count
             stop = .betweenBlocks
         } else if consumed <= fileEnd {
