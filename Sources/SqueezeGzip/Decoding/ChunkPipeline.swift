@@ -132,7 +132,8 @@ final class ChunkPipeline: @unchecked Sendable {
         }
     }
 
-    /// Chunk `index` decoded alone (nil where that failed) and its output; waits for it.
+    /// Chunk `index` as decoded (nil where that failed) and its output, without the window a
+    /// chunk in order was primed with; waits for it.
     /// The output is valid until `release(index)`.
     func result(_ index: Int) -> (chunk: DecodedChunk?, output: UnsafeRawBufferPointer) {
         done[index].lock(whenValue: true)
