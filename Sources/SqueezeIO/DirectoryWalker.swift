@@ -173,29 +173,12 @@ public final class DirectoryWalker: @unchecked Sendable {
     /// Reads a directory's names, sorted; takes ownership of `descriptor` (kept open in the
     /// level for `fstatat`/`openat`, closed here on failure).
     private static func list(descriptor: Int32, relative: BytePath, failures: inout [ScanNote]) -> Level? {
-        // fdopendir takes over the descriptor; a duplicate stays open for the level.
-        let listing = dup(descriptor)
-        guard listing >= 0, let stream = fdopendir(listing) else {
-            failures.append(ScanNote(relativePath: relative, reason: FileSystemError.last("opendir", relative.display).reason))
-            if listing >= 0 { close(listing) }
+        do {
+            return Level(descriptor: descriptor, relative: relative, entries: try DirectoryNames.read(descriptor, shown: relative))
+        } catch {
+            failures.append(ScanNote(relativePath: relative, reason: error.reason))
             close(descriptor)
             return nil
         }
-        defer { closedir(stream) }
-        var names: [[UInt8]] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                if errno != 0 {
-                    failures.append(ScanNote(relativePath: relative, reason: FileSystemError.last("readdir", relative.display).reason))
-                }
-                break
-            }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            names.append(name)
-        }
-        names.sort { $0.lexicographicallyPrecedes($1) }
-        return Level(descriptor: descriptor, relative: relative, entries: names)
     }
 }

@@ -53,6 +53,11 @@ extension MessageType {
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchTable)
         case .verifyBatch:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchCheckTable)
+        case .scan:
+            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxScanTable)
+        case .scanned:
+            // The listing, then the batch's pieces when it has small files.
+            return ZMQMessageBound(frames: 3, bytes: header + WireCodec.maxScannedTable + WireCodec.maxResultRefTable)
         }
     }
 }

@@ -61,6 +61,12 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     /// Coordinator → verifying worker: check a `batch`'s pieces (binary table); answered by
     /// `verified`.
     case verifyBatch = 34
+    /// Coordinator → shared-storage worker: a slice of a directory to scan, its one-block
+    /// files to compress as a batch (binary table).
+    case scan = 35
+    /// Shared-storage worker → coordinator: what a slice holds, and its batch's pieces
+    /// (binary table, then a `resultRef` table when it has small files).
+    case scanned = 36
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

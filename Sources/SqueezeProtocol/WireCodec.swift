@@ -47,6 +47,8 @@ public enum WireCodec {
         case .published(let report): return [header, ZMQFrame(encodePublished(report))]
         case .batch(let batch): return [header, ZMQFrame(encodeBatch(batch))]
         case .verifyBatch(let check): return [header, ZMQFrame(encodeBatchCheck(check))]
+        case .scan(let scan): return [header, ZMQFrame(encodeScan(scan))]
+        case .scanned(let report): return [header, ZMQFrame(encodeScanned(report))] + (report.result.map { [ZMQFrame(encodeRef($0))] } ?? [])
         case .verify(let request): return [header] + encodeVerify(request)
         case .verified(let report): return [header, ZMQFrame(encodeVerified(report))]
         case .work(let work):
@@ -115,6 +117,8 @@ public enum WireCodec {
         case .published: message = .published(try published(parts))
         case .batch: message = .batch(try batch(parts))
         case .verifyBatch: message = .verifyBatch(try batchCheck(parts))
+        case .scan: message = .scan(try scan(parts))
+        case .scanned: message = .scanned(try scanned(parts))
         case .verify: message = .verify(try verify(parts))
         case .verified: message = .verified(try verified(parts))
         case .work: message = .work(try work(parts))

@@ -42,6 +42,10 @@ public enum WireMessage: Sendable, Equatable {
     case batch(BatchAssignment)
     /// Coordinator → verifying worker: check a batch's pieces.
     case verifyBatch(BatchCheck)
+    /// Coordinator → shared-storage worker: a slice of a directory to scan and compress.
+    case scan(ScanAssignment)
+    /// Shared-storage worker → coordinator: what the slice holds, and its batch's pieces.
+    case scanned(ScanReport)
     /// Coordinator → verifying worker: check blocks another worker compressed.
     case verify(VerifyRequest)
     /// Verifying worker → coordinator: what the blocks decoded to.
@@ -93,6 +97,8 @@ public enum WireMessage: Sendable, Equatable {
         case .published: .published
         case .batch: .batch
         case .verifyBatch: .verifyBatch
+        case .scan: .scan
+        case .scanned: .scanned
         case .verify: .verify
         case .verified: .verified
         case .timing: .timing

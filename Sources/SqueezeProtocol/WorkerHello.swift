@@ -40,6 +40,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of answering `batch` and `verifyBatch`: one-block files named below a
     /// root, so the coordinator sends a batch, not a reference per file.
     public static let batchesCapability = "batches"
+    /// The capability of answering `scan`: listing a slice of a directory below a job's root
+    /// and compressing its one-block files as a batch.
+    public static let scansCapability = "scans"
     /// The capability of writing a stitch's final header (`StitchRequest.finalHeader`, the
     /// offset table's lengths): only such a worker stitches a member that carries the table.
     public static let offsetTableCapability = "offsetTable"

@@ -56,6 +56,7 @@ extension Worker {
                 let answer: WireMessage? = switch item {
                 case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.result)
                 case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.resultRef)
+                case .scan(let scan): try Self.scan(scan, compressor: compressor, phases: &phases, shouldStop: stop)
                 }
                 return (answer, phases)
             }
@@ -73,6 +74,19 @@ extension Worker {
         deliver(answer, of: received, timing: (slot, startedAt, phases))
         state.withLockedValue { $0.itemsDone += 1 }
         metrics.count(answer, startedAt: startedAt, phases: phases)
+    }
+
+    /// Blocking: lists a slice, compresses its small files as a batch, and answers with both
+    /// (nil when told to stop).
+    private static func scan(
+        _ scan: ScanAssignment, compressor: SlotCompressor, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool
+    ) throws -> WireMessage? {
+        var (report, batch) = phases.time(\.readMicros) { scan.list() }
+        if let batch {
+            guard let result = try compressor.compress(batch.reference, phases: &phases, shouldStop: shouldStop) else { return nil }
+            report.result = result
+        }
+        return .scanned(report)
     }
 
     /// Sends an item's answer on the current session, once the coordinator has welcomed this

@@ -174,7 +174,7 @@ public final class Worker: Sendable {
         if configuration.verifies { names += [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] }
         if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
         if configuration.storage != .remote {
-            names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability]
+            names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability, WorkerHello.scansCapability]
         }
         return names.isEmpty ? nil : names
     }
@@ -257,6 +257,8 @@ public final class Worker: Sendable {
                 enqueue(.reference(item), into: queue, replyingOn: endpoint)
             case .batch(let batch) where configuration.storage != .remote:
                 enqueue(.reference(batch.reference), into: queue, replyingOn: endpoint)
+            case .scan(let scan) where configuration.storage != .remote:
+                enqueue(.scan(scan), into: queue, replyingOn: endpoint)
             case .verifyBatch(let check) where configuration.verifies:
                 verify.yield(check.request)
             case .stitch(let request):

@@ -6,12 +6,16 @@ enum WorkerTask: Sendable {
     case payload(WorkAssignment)
     /// Blocks to read from shared storage; the answer reports the pieces written.
     case reference(RefAssignment)
+    /// A slice of a directory to list, its small files compressed as a batch; the answer is a
+    /// `scanned` with the listing and the pieces.
+    case scan(ScanAssignment)
 
     /// The item's job.
     var jobID: UInt64 {
         switch self {
         case .payload(let work): work.jobID
         case .reference(let work): work.jobID
+        case .scan(let scan): scan.jobID
         }
     }
 
@@ -20,6 +24,7 @@ enum WorkerTask: Sendable {
         switch self {
         case .payload(let work): work.itemID
         case .reference(let work): work.itemID
+        case .scan(let scan): scan.itemID
         }
     }
 }

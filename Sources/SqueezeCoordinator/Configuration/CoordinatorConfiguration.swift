@@ -76,6 +76,13 @@ public struct CoordinatorConfiguration: Sendable {
     /// over) turns the batch back into an ordinary bundle, handled file by file.
     public var workerBatches = true
 
+    /// Whether a folder's job is scanned in slices (docs/architecture.md, "Scans by workers"):
+    /// a slice of one directory is a scan item, which a shared-storage worker that announces
+    /// `scans` lists and whose one-block files it compresses as a batch, so the coordinator
+    /// neither stats nor plans those files; any other worker's scan items the coordinator
+    /// lists itself. Needs `workerBatches`. A resumed job is walked.
+    public var workerScans = true
+
     /// How long a worker has to answer a `publish` before a writer publishes the same
     /// attempt's members itself (taking as done any the worker renamed meanwhile).
     public var publishDeadline: Duration = .seconds(30)

@@ -10,7 +10,7 @@ extension CoordinatorCore {
         guard started, !stopping, pressure.allowsDispatch else { return }
         repeat {
             while let assignment = scheduler.nextAssignment(now: now) {
-                if dispatchBatch(assignment) { continue }
+                if dispatchScan(assignment) || dispatchBatch(assignment) { continue }
                 if workers[assignment.worker]?.isShared(for: assignment.item.job) == true {
                     guard let work = makeReference(assignment) else { continue }
                     if traces[JobID(work.jobID)] != nil {

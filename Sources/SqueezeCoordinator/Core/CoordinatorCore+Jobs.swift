@@ -34,7 +34,7 @@ extension CoordinatorCore {
             jobID: id.value, source: job.sourceDisplay, destination: job.destinationDisplay,
             files: first.files.count + first.kept.count,
             bytes: first.files.reduce(0) { $0 + $1.stamp.size } + first.kept.reduce(0) { $0 + $1.bytesIn }, engine: job.setting.description)
-        start.scanning = first.finished ? nil : true
+        start.scanning = first.finished || (job.sliced && first.slices.isEmpty) ? nil : true
         start.archiveEntries = job.archive?.layout.entryCount
         emit(to: id, .started(start))
         if let publishedBefore {
@@ -62,13 +62,20 @@ extension CoordinatorCore {
         job.skipped += batch.skipped
         job.failed += batch.failed
         job.keep(batch.kept)
-        var items = job.planner.add(batch.files)
-        if batch.finished {
+        var files = batch.files
+        if job.sliced {
+            // Slices are listed in any order: their files are numbered as they join.
+            for position in files.indices { files[position].index = job.filesPlanned + position }
+            if batch.fromSlice { job.scansOutstanding -= 1 }
+        }
+        var items = job.planner.add(files)
+        items += scanItems(for: batch.slices, in: &job)
+        if batch.finished || (job.sliced && job.scansOutstanding == 0) {
             job.walker = nil
             items += job.planner.flush()
         }
         job.lastCreatedFolder = batch.lastCreatedFolder
-        job.add(files: batch.files, items: items)
+        job.add(files: files, items: items)
         traces[id]?.queued(items.lazy.map(\.id), at: micros)
         job.dirty = true
         let window = self.window(for: job)

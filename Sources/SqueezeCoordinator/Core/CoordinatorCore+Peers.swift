@@ -72,6 +72,12 @@ extension CoordinatorCore {
 
     /// Fails the files of an item given up, and settles it.
     mutating func failFiles(of key: ItemKey, reason: String) {
+        // A scan item no worker could list: the coordinator lists it.
+        if let slice = jobs[key.job]?.items[key.item]?.scan {
+            settle(key)
+            scanLocally(slice, job: key.job)
+            return
+        }
         // A batch's files are failed one by one, as open files.
         expandBatch(key)
         let blocks = jobs[key.job].map { $0.sentBlocks[key.item] ?? $0.items[key.item]?.blocks ?? [] } ?? []

@@ -51,6 +51,9 @@ extension CoordinatorCore {
             if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
             pump()
             sendChecksLeft(for: peer)
+        case .scanned(let report):
+            workers.heard(peer, at: now)
+            scannedByWorker(report, from: peer)
         case .stitched(let result):
             workers.heard(peer, at: now)
             stitched(result, from: peer)
@@ -199,7 +202,7 @@ extension CoordinatorCore {
     }
 
     /// What a worker sends about an item, a stitch or a check it was given.
-    static let answers: Set<MessageType> = [.result, .resultRef, .itemFailed, .stitched, .verified, .published]
+    static let answers: Set<MessageType> = [.result, .resultRef, .scanned, .itemFailed, .stitched, .verified, .published]
 
     /// Counts a message from `peer` that was dropped as malformed or unexpected, and warns (throttled).
     mutating func countMalformed(_ error: any Error, from peer: PeerID) {

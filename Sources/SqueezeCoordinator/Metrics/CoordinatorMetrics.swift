@@ -34,6 +34,8 @@ public struct CoordinatorMetrics: Sendable {
     let grantsTakenOver: Counter
     /// Batches published whole: dispatched, checked and granted as one message each.
     let batchesPublished: Counter
+    /// Scan items sent to workers, listed here, and listings refused.
+    let scansByWorkers: Counter, scansLocal: Counter, scansRefused: Counter
     /// Batches turned into ordinary bundles (`JobRecord.expand`): handled file by file.
     let batchesExpanded: Counter
     /// Answers dropped because their item was answered already or their job had ended.
@@ -87,6 +89,9 @@ public struct CoordinatorMetrics: Sendable {
         outputsPublishedByWorkers = Counter(label: "squeeze_outputs_published_by_workers_total", factory: factory)
         grantsTakenOver = Counter(label: "squeeze_publish_grants_taken_over_total", factory: factory)
         batchesPublished = Counter(label: "squeeze_batches_published_total", factory: factory)
+        scansByWorkers = Counter(label: "squeeze_scans_total", dimensions: [("by", "worker")], factory: factory)
+        scansLocal = Counter(label: "squeeze_scans_total", dimensions: [("by", "coordinator")], factory: factory)
+        scansRefused = Counter(label: "squeeze_scans_refused_total", factory: factory)
         batchesExpanded = Counter(label: "squeeze_batches_expanded_total", factory: factory)
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)

@@ -9,7 +9,11 @@ import SqueezeProtocol
 /// batch. Blocking (stat, realpath, directory walks, mkdir): runs on the I/O pool, never on
 /// the actor.
 enum JobPreparer {
-    static func prepare(_ request: JobRequest, blockSize: Int, batchFiles: Int, root: String?, earlier: EarlierOutputs? = nil) throws -> PreparedJob {
+    /// `sliced` scans a folder in slices (`ScanSlice`) instead of walking it; the first slice,
+    /// of the root, is read here.
+    static func prepare(
+        _ request: JobRequest, blockSize: Int, batchFiles: Int, root: String?, earlier: EarlierOutputs? = nil, sliced: Bool = false
+    ) throws -> PreparedJob {
         guard (0...9).contains(request.level) else { throw CoordinatorError("level \(request.level): must be 0-9") }
         let base = try root.map { try Directories.canonical(BytePath($0)) }
         let sourceArgument = resolve(request.source, against: base)
@@ -36,7 +40,8 @@ enum JobPreparer {
         var walker: DirectoryWalker?
         var scan = ScanResult()
         let exclude = isDirectory && isWithin(destination, source) ? relative(destination, to: source) : nil
-        if isDirectory {
+        let slices = sliced && isDirectory && earlier == nil
+        if isDirectory && !slices {
             do {
                 walker = try DirectoryWalker(root: source, exclude: exclude)
             } catch {
@@ -63,6 +68,14 @@ enum JobPreparer {
         // starts with its totals known; the rest of a larger tree is read as the job runs.
         // A destination the job made holds no output yet: its own files need no check.
         let top = OutputFolder(path: destination, fresh: !destinationExisted)
+        job.rootDevice = UInt64(info.st_dev)
+        if slices {
+            job.sliced = true
+            let first = ScanSlice(directory: BytePath(bytes: []), after: nil)
+            job.firstBatch = try nextSlice(first, exclude: first.excluded(exclude), context: context, lastCreated: top, throwing: true)
+            job.firstBatch.fromSlice = false
+            return job
+        }
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: top) }
             ?? plan(scan, finished: true, context: context, firstIndex: 0, lastCreated: top)
         return job
@@ -143,6 +156,40 @@ enum JobPreparer {
     static func nextBatch(of walker: DirectoryWalker, context: BatchContext, firstIndex: Int, lastCreated: OutputFolder?) -> PreparedBatch {
         let scan = walker.next(maxFiles: max(1, context.batchFiles))
         return plan(scan, finished: walker.isFinished, context: context, firstIndex: firstIndex, lastCreated: lastCreated)
+    }
+
+    /// Reads `slice` and plans its files (numbered from 0: the core numbers them as they
+    /// join the job); its subdirectories and the rest of its directory come back as slices.
+    /// A directory that cannot be read fails as an entry, or, `throwing` (the root), throws.
+    /// Blocking: on the I/O pool.
+    static func nextSlice(
+        _ slice: ScanSlice, exclude: [UInt8]?, context: BatchContext, lastCreated: OutputFolder?, throwing: Bool = false
+    ) throws -> PreparedBatch {
+        let read: DirectorySlice
+        do {
+            read = try DirectorySlice.read(
+                root: context.sourceRoot, directory: slice.directory, after: slice.after, exclude: exclude,
+                limits: DirectorySlice.Limits(smallFileBytes: UInt64(context.blockSize), maxEntries: max(1, context.batchFiles), maxSmallBytes: .max))
+        } catch {
+            let reason = switch error {
+            case .unreadable(let reason): reason
+            case .otherFileSystem: "another file system"
+            }
+            if throwing { throw CoordinatorError("\(context.sourceRoot.display): \(reason)") }
+            var batch = PreparedBatch()
+            batch.fromSlice = true
+            batch.failed = [EntryNote(path: slice.directory.display, reason: reason)]
+            return batch
+        }
+        var scan = ScanResult()
+        scan.files = read.smallFiles + read.largeFiles
+        scan.skipped = read.skipped
+        scan.failures = read.failures
+        var batch = plan(scan, finished: false, context: context, firstIndex: 0, lastCreated: lastCreated)
+        batch.fromSlice = true
+        batch.slices = read.subdirectories.map { ScanSlice(directory: $0, after: nil) }
+        if let after = read.resumeAfter { batch.slices.append(ScanSlice(directory: slice.directory, after: after)) }
+        return batch
     }
 
     /// Turns scanned files into planned ones, numbered from `firstIndex`: refuses outputs that

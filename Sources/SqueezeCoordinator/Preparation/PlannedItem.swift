@@ -10,4 +10,8 @@ struct PlannedItem: Sendable {
     /// not among the job's open files; `blocks` is empty until the batch is expanded into an
     /// ordinary bundle (`CoordinatorCore.expandBatch`).
     var files: [PlannedFile]?
+    /// For a scan item of a job scanned in slices: the slice to list. A worker that takes
+    /// scans lists it and compresses its one-block files, after which the item is a batch of
+    /// them (`CoordinatorCore.scannedByWorker`); anyone else has the coordinator list it.
+    var scan: ScanSlice?
 }

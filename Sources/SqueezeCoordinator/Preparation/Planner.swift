@@ -118,6 +118,13 @@ struct Planner: Sendable {
         return item
     }
 
+    /// A scan item for `slice` (the next id): `bytes` is what its batch may reach, for its deadline.
+    mutating func scanItem(_ slice: ScanSlice, bytes: Int) -> PlannedItem {
+        var item = make([], bytes: bytes)
+        item.scan = slice
+        return item
+    }
+
     private mutating func make(_ blocks: [BlockRef], bytes: Int) -> PlannedItem {
         defer { nextItem = nextItem.advanced(by: 1) }
         return PlannedItem(id: nextItem, blocks: blocks, bytes: bytes)

@@ -13,4 +13,9 @@ struct PreparedBatch: Sendable {
     var kept: [KeptFile] = []
     /// Whether the walk is over.
     var finished = false
+    /// For a job scanned in slices: the slices this one found (its subdirectories, and the
+    /// rest of its directory), each to become a scan item.
+    var slices: [ScanSlice] = []
+    /// It is a slice the coordinator listed (a scan item it took back), not a batch of the walk.
+    var fromSlice = false
 }

@@ -10,6 +10,12 @@ struct PreparedJob: Sendable {
     var destination: BytePath
     /// The rest of the walk; nil for a single file.
     var walker: DirectoryWalker?
+    /// The job is scanned in slices (`ScanSlice`), not walked: `walker` is nil and the first
+    /// batch names the root's subdirectories and the rest of the root as slices.
+    var sliced = false
+    /// The source root's device: what files listed by workers, who see other device numbers,
+    /// are stamped with (a worker lists only directories on the root's file system).
+    var rootDevice: UInt64 = 0
     /// What the walk leaves out (the destination, when it is inside the source), or, for a
     /// job of one file, that file relative to `sourceRoot`: how the job's files are found again.
     var walkExclude: BytePath?

@@ -295,13 +295,17 @@ extension Coordinator {
         await writer.discardAll()
     }
 
-    /// Reads scan batches off the actor, one job's request at a time.
+    /// Reads scan batches and slices off the actor, one request at a time.
     private nonisolated func runScanner(_ requests: StageConsumer<ScanRequest>) async {
         await requests.consume(drained: drained) { request in
             let batch: PreparedBatch
             do {
                 batch = try await pool.run {
-                    JobPreparer.nextBatch(of: request.walker, context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
+                    if let slice = request.slice {
+                        return try JobPreparer.nextSlice(slice, exclude: request.exclude, context: request.context, lastCreated: nil)
+                    }
+                    guard let walker = request.walker else { return PreparedBatch() }
+                    return JobPreparer.nextBatch(of: walker, context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
                 }
             } catch {
                 // The pool is shutting down; so is the coordinator.

@@ -183,6 +183,8 @@ public actor Coordinator {
             throw CoordinatorError("no worker can compress with \(setting.engine.rawValue): the workers have \(core.workers.engineSummary)")
         }
         let (root, journal) = (configuration.root, configuration.journal)
+        // Workers scan in slices what they can only when bundles are batches.
+        let sliced = configuration.workerScans && configuration.workerBatches && !request.isArchive
         let prepared: PreparedJob
         var earlier: EarlierOutputs?
         var publishedBefore = 0
@@ -194,7 +196,8 @@ public actor Coordinator {
                     // Nothing to look up for a job that had published nothing.
                     if count > 0 { earlier = EarlierOutputs(journal: journal, job: JobID(resuming.id)) }
                 }
-                return (try JobPreparer.prepare(request, blockSize: blockSize, batchFiles: batchFiles, root: root, earlier: earlier), earlier, count)
+                return (try JobPreparer.prepare(
+                    request, blockSize: blockSize, batchFiles: batchFiles, root: root, earlier: earlier, sliced: sliced), earlier, count)
             }
         } catch _ where shutdownSignal.requested {
             throw CoordinatorError("coordinator is shutting down")

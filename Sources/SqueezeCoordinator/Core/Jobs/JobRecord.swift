@@ -32,6 +32,12 @@ struct JobRecord {
     var archive: ArchivePlan?
     /// A batch of the walk is being read off the actor.
     var scanBusy = false
+    /// The job is scanned in slices (`ScanSlice`) instead of walked.
+    var sliced = false
+    /// Slices not yet listed: scan items planned or out, and slices the coordinator lists.
+    var scansOutstanding = 0
+    /// The source root's device, stamped on files a worker lists (`PreparedJob.rootDevice`).
+    var rootDevice: UInt64 = 0
     /// The last output folder the scan made, so a folder's files do not each `mkdir` it.
     var lastCreatedFolder: OutputFolder?
     /// Cuts the files into items as they come.
@@ -152,6 +158,8 @@ struct JobRecord {
             destinationDisplay: prepared.outputDisplay, sourceRoot: prepared.sourceRoot, destination: prepared.destination,
             planner: planner, workspace: prepared.workspace, at: now, submittedAt: submittedAt)
         walker = prepared.walker
+        sliced = prepared.sliced
+        rootDevice = prepared.rootDevice
         walkExclude = prepared.walkExclude
         singleFile = prepared.singleFile
         archive = prepared.archive
@@ -160,7 +168,7 @@ struct JobRecord {
     }
 
     /// Whether the scan has planned every file of the source.
-    var scanComplete: Bool { walker == nil && !scanBusy }
+    var scanComplete: Bool { walker == nil && !scanBusy && scansOutstanding == 0 }
 
     /// Whether every file is published or failed and no more will come.
     var allFilesFinished: Bool { scanComplete && open.isEmpty && batchFiles == 0 }

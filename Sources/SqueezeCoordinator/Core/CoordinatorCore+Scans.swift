@@ -1,0 +1,178 @@
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+
+/// Scans by workers (docs/architecture.md, "Scans by workers"): a job scanned in slices has
+/// a scan item per slice of a directory. A shared-storage worker that takes scans lists the
+/// slice and compresses its one-block files in the same item; its `scanned` turns the item
+/// into a batch of those files, already answered, and the batch's rules take over (check,
+/// grant, publish). The coordinator neither stats nor plans those files: it counts them.
+/// Larger files it plans as any (a few per directory), subdirectories and the rest of a
+/// directory become scan items. A scan item any other worker is assigned, or that workers
+/// could not list, the coordinator lists itself (`JobPreparer.nextSlice`).
+extension CoordinatorCore {
+    /// Whether worker `peer` takes job `id`'s scan items: it takes its batches, announced
+    /// `scans`, and sees the coordinator's inode numbers and nanosecond mtimes, so the stamps
+    /// it lists are the ones every reader compares.
+    func takesScans(_ peer: PeerID, job id: JobID) -> Bool {
+        takesBatches(peer, job: id) && workers[peer]?.hello.capabilities?.contains(WorkerHello.scansCapability) == true
+            && workers[peer]?.view(for: id) == .same
+    }
+
+    /// Scan items for `slices` (counted as outstanding until listed).
+    mutating func scanItems(for slices: [ScanSlice], in job: inout JobRecord) -> [PlannedItem] {
+        job.scansOutstanding += slices.count
+        return slices.map { job.planner.scanItem($0, bytes: scanBytes) }
+    }
+
+    /// The bytes of one-block files a worker's slice stops at: an item's, and never so many
+    /// that one more file could take it past what a `scanned` may hold.
+    var scanBytes: Int { max(1, min(configuration.itemBytes, ProtocolLimits.maxItemBytes - ProtocolLimits.maxBlockSize)) }
+
+    /// Sends an assigned scan item as one `scan` when its worker takes scans; any other
+    /// worker's, the coordinator lists itself. Returns false for an item that is not a scan.
+    mutating func dispatchScan(_ assignment: Assignment) -> Bool {
+        let key = assignment.item
+        guard let slice = jobs[key.job]?.items[key.item]?.scan else { return false }
+        guard jobs[key.job]?.state == .running, let job = jobs[key.job] else {
+            settle(key)
+            return true
+        }
+        guard takesScans(assignment.worker, job: key.job), let worker = workers[assignment.worker] else {
+            settle(key)
+            scanLocally(slice, job: key.job)
+            return true
+        }
+        let attempt = nextAttempt.take()
+        jobs[key.job]?.attempts[key.item, default: [:]][assignment.worker] = attempt
+        let scan = ScanAssignment(
+            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
+            syncPieces: !worker.sharesKernel, smallFileBytes: UInt64(job.planner.blockSize),
+            maxEntries: min(max(1, configuration.scanBatchFiles), ProtocolLimits.maxBlocksPerItem), maxSmallBytes: UInt64(scanBytes),
+            workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, destination: job.destination.bytes,
+            directory: slice.directory.bytes, after: slice.after ?? [], exclude: slice.excluded(job.walkExclude) ?? [])
+        if traces[key.job] != nil { traceDispatch(assignment, blocks: 0, bytes: 0) }
+        metrics.scansByWorkers.increment()
+        send(.scan(scan), to: assignment.worker)
+        for check in verification.outgoing.take(for: assignment.worker) { sendVerify(check, to: assignment.worker) }
+        return true
+    }
+
+    /// Has the scanner list `slice` of job `id` (still counted outstanding until it has).
+    mutating func scanLocally(_ slice: ScanSlice, job id: JobID) {
+        guard let job = jobs[id], job.state == .running else { return }
+        metrics.scansLocal.increment()
+        outbox.append(.scan(ScanRequest(
+            job: id, walker: nil, slice: slice, exclude: slice.excluded(job.walkExclude),
+            context: JobPreparer.BatchContext(
+                sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
+                blockSize: job.planner.blockSize, batchFiles: configuration.scanBatchFiles, earlier: nil),
+            firstIndex: 0, lastCreatedFolder: nil)))
+    }
+
+    /// A worker's `scanned`. From the worker holding the scan item, for the attempt it was
+    /// given, and well formed for its slice: its files join the job, its subdirectories and
+    /// the rest of its directory become scan items, and the item becomes a batch of its
+    /// one-block files whose pieces are the worker's answer. A directory the worker could not
+    /// list (or on another file system) the coordinator lists itself. A listing that breaks
+    /// the slice's rules is refused: the item goes to another worker.
+    mutating func scannedByWorker(_ report: ScanReport, from peer: PeerID) {
+        let key = ItemKey(job: JobID(report.jobID), item: ItemID(report.itemID))
+        guard let slice = jobs[key.job]?.items[key.item]?.scan else {
+            let verdict = scheduler.verdict(key, from: peer)
+            if verdict == .unknownItem {
+                countMalformed(ProtocolError.malformed("scanned for unknown item \(key.item)"), from: peer)
+            } else {
+                countLate(scheduler.complete(key, from: peer, now: now), of: "scanned", key: key, from: peer)
+            }
+            return
+        }
+        guard case .accepted = scheduler.verdict(key, from: peer), let given = jobs[key.job]?.attempts[key.item]?[peer],
+              given.value == report.attempt else {
+            countLate(scheduler.complete(key, from: peer, now: now), of: "scanned", key: key, from: peer)
+            return
+        }
+        guard var job = jobs.removeValue(forKey: key.job) else { return }
+        if let defect = ScanListingRules.defect(of: report, slice: slice, smallFileBytes: UInt64(job.planner.blockSize), exclude: slice.excluded(job.walkExclude)) {
+            jobs[key.job] = job
+            metrics.scansRefused.increment()
+            countMalformed(ProtocolError.malformed("scanned: \(defect)"), from: peer)
+            itemWentWrong(key, on: peer, reason: "its listing broke the slice's rules (\(defect))")
+            return
+        }
+        guard report.outcome == .listed else {
+            jobs[key.job] = job
+            _ = scheduler.complete(key, from: peer, now: now)
+            settle(key)
+            logger.info("a worker could not list a slice; the coordinator lists it", metadata: [
+                "job": "\(key.job)", "worker": "\(workerName(peer))", "reason": "\(report.reason.prefix(200).debugDescription)",
+            ])
+            scanLocally(slice, job: key.job)
+            pump()
+            return
+        }
+        for note in report.notes {
+            let entry = EntryNote(path: slice.directory.appending(note.name).display, reason: note.reason)
+            if note.failed {
+                job.failed.append(entry)
+                metrics.filesFailed.increment()
+                emit(to: key.job, .fileFailed(entry))
+            } else {
+                job.skipped.append(entry)
+                metrics.filesSkipped.increment()
+                emit(to: key.job, .skipped(entry))
+            }
+        }
+        let small = plannedFiles(report.smallFiles, in: slice.directory, from: job.filesPlanned, job: job)
+        let large = plannedFiles(report.largeFiles, in: slice.directory, from: job.filesPlanned + small.count, job: job)
+        var slices = report.subdirectories.map { ScanSlice(directory: slice.directory.appending($0), after: nil) }
+        if !report.resumeAfter.isEmpty { slices.append(ScanSlice(directory: slice.directory, after: report.resumeAfter)) }
+        var items = job.planner.add(large)
+        items += scanItems(for: slices, in: &job)
+        job.scansOutstanding -= 1
+        if job.scansOutstanding == 0 { items += job.planner.flush() }
+        job.items[key.item]?.scan = nil
+        if !small.isEmpty {
+            job.items[key.item]?.files = small
+            job.items[key.item]?.bytes = Int(clamping: small.reduce(0) { $0 + $1.stamp.size })
+        }
+        job.add(files: small + large, items: items)
+        job.dirty = true
+        traces[key.job]?.queued(items.lazy.map(\.id), at: micros)
+        let window = self.window(for: job)
+        jobs[key.job] = job
+        scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
+        if let result = report.result {
+            // The batch's answer: checked, granted and published as any batch's.
+            if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+        } else {
+            if let since = scheduler.heldSince(key, by: peer) { CoordinatorMetrics.record(now - since, in: metrics.itemDuration) }
+            _ = scheduler.complete(key, from: peer, now: now)
+            jobs[key.job]?.attempts.removeValue(forKey: key.item)
+            if var job = jobs.removeValue(forKey: key.job) {
+                retire(key, in: &job)
+                jobs[key.job] = job
+            }
+        }
+        for worker in workers.peers { assignStorage(worker: worker, job: key.job) }
+        checkFinished(key.job)
+        pump()
+        sendChecksLeft(for: peer)
+    }
+
+    /// A `scanned`'s files as planned files of the job, numbered from `first`. The device is
+    /// the root's: the worker listed only a directory on the root's file system.
+    func plannedFiles(_ files: [BatchFile], in directory: BytePath, from first: Int, job: JobRecord) -> [PlannedFile] {
+        var planned: [PlannedFile] = []
+        planned.reserveCapacity(files.count)
+        for (position, file) in files.enumerated() {
+            let stamp = FileStamp(
+                size: file.size, modifiedSeconds: file.modifiedSeconds, modifiedNanoseconds: file.modifiedNanoseconds,
+                device: job.rootDevice, inode: file.inode, permissions: file.permissions)
+            planned.append(PlannedFile(
+                index: first + position, relativePath: directory.appending(file.relativePath), stamp: stamp,
+                layout: BlockLayout(fileSize: file.size, blockSize: job.planner.blockSize)))
+        }
+        return planned
+    }
+}

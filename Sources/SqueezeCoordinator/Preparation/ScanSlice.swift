@@ -1,0 +1,22 @@
+import SqueezeIO
+
+/// A slice of one directory of a job scanned in slices (`DirectorySlice`): the directory,
+/// relative to the job's source root, and the name its entries start after.
+struct ScanSlice: Sendable, Equatable {
+    /// Relative to the source root; empty for the root itself.
+    var directory: BytePath
+    /// The slice's entries come after this name; nil for the directory's first slice.
+    var after: [UInt8]?
+}
+
+extension ScanSlice {
+    /// The name `exclude` (a path relative to the root) has in this slice's directory, when it
+    /// lies directly in it.
+    func excluded(_ exclude: BytePath?) -> [UInt8]? {
+        guard let exclude, !exclude.bytes.isEmpty else { return nil }
+        let slash = exclude.bytes.lastIndex(of: UInt8(ascii: "/"))
+        let parent = slash.map { Array(exclude.bytes[..<$0]) } ?? []
+        let name = slash.map { Array(exclude.bytes[($0 + 1)...]) } ?? exclude.bytes
+        return parent == directory.bytes ? name : nil
+    }
+}

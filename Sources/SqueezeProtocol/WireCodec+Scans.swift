@@ -1,0 +1,182 @@
+import SqueezeGzip
+import SqueezeZMQ
+
+/// The binary tables of `scan` and `scanned` (docs/protocol.md, "Scans").
+extension WireCodec {
+    static func encodeScan(_ scan: ScanAssignment) -> [UInt8] {
+        var writer = ByteWriter(capacity: 80 + scan.workspace.count + scan.root.count + scan.destination.count + scan.directory.count + 2 * 255)
+        writer.write(scan.jobID)
+        writer.write(scan.itemID)
+        writer.write(scan.attempt)
+        writer.write(scan.setting.engine.wireValue)
+        writer.write(UInt8(clamping: scan.setting.level))
+        writer.write(UInt8(clamping: scan.headerLevel))
+        writer.write(UInt8(scan.syncPieces ? 1 : 0) | scan.view.flagBits)
+        writer.write(scan.smallFileBytes)
+        writer.write(UInt32(clamping: scan.maxEntries))
+        writer.write(scan.maxSmallBytes)
+        writeBytes(scan.workspace, to: &writer)
+        writeBytes(scan.root, to: &writer)
+        writeBytes(scan.destination, to: &writer)
+        writeBytes(scan.directory, to: &writer)
+        writeBytes(scan.after, to: &writer)
+        writeBytes(scan.exclude, to: &writer)
+        return writer.bytes
+    }
+
+    static func scan(_ parts: [ZMQFrame]) throws(ProtocolError) -> ScanAssignment {
+        guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
+        var reader = ByteReader(parts[0])
+        let job = try reader.read(UInt64.self, "job id")
+        let item = try reader.read(UInt64.self, "item id")
+        let attempt = try reader.read(UInt64.self, "attempt")
+        let setting = try setting(&reader)
+        let headerLevel = Int(try reader.read(UInt8.self, "header level"))
+        guard headerLevel <= 9 else { throw .malformed("header level \(headerLevel)") }
+        let flags = try reader.read(UInt8.self, "flags")
+        guard flags <= 7 else { throw .malformed("flags \(flags)") }
+        let smallFileBytes = try reader.read(UInt64.self, "small-file bytes")
+        guard smallFileBytes <= UInt64(ProtocolLimits.maxBlockSize) else {
+            throw .oversized("small file", size: Int(clamping: smallFileBytes), limit: ProtocolLimits.maxBlockSize)
+        }
+        let entries = Int(try reader.read(UInt32.self, "entries"))
+        guard (1...ProtocolLimits.maxBlocksPerItem).contains(entries) else { throw .tooMany("entries", count: entries, limit: ProtocolLimits.maxBlocksPerItem) }
+        let smallBytes = try reader.read(UInt64.self, "small bytes")
+        guard (1...UInt64(ProtocolLimits.maxItemBytes)).contains(smallBytes) else {
+            throw .oversized("slice", size: Int(clamping: smallBytes), limit: ProtocolLimits.maxItemBytes)
+        }
+        let workspace = try path(&reader, "workspace")
+        let root = try path(&reader, "root")
+        let destination = try path(&reader, "destination")
+        let directory = try readBytes(&reader, limit: ProtocolLimits.maxPathBytes, "directory")
+        guard directory.isEmpty || BatchFile.isRelativePath(directory) else { throw .malformed("directory is not a relative path inside the root") }
+        let after = try readBytes(&reader, limit: ProtocolLimits.maxNameBytes, "after")
+        guard after.isEmpty || ScanReport.isEntryName(after) else { throw .malformed("after is not a name") }
+        let exclude = try readBytes(&reader, limit: ProtocolLimits.maxNameBytes, "exclude")
+        guard exclude.isEmpty || ScanReport.isEntryName(exclude) else { throw .malformed("exclude is not a name") }
+        try reader.expectEnd("scan table")
+        var scan = ScanAssignment(
+            jobID: job, itemID: item, attempt: attempt, setting: setting, headerLevel: headerLevel, syncPieces: flags & 1 != 0,
+            smallFileBytes: smallFileBytes, maxEntries: entries, maxSmallBytes: smallBytes, workspace: workspace, root: root,
+            destination: destination, directory: directory, after: after, exclude: exclude)
+        scan.view = SharedView(flagBits: flags)
+        return scan
+    }
+
+    static func encodeScanned(_ report: ScanReport) -> [UInt8] {
+        let files = (report.smallFiles + report.largeFiles).reduce(0) { $0 + 40 + $1.relativePath.count }
+        var writer = ByteWriter(capacity: 64 + report.reason.utf8.count + files + report.subdirectories.reduce(0) { $0 + 4 + $1.count }
+            + report.notes.reduce(0) { $0 + 9 + $1.name.count + $1.reason.utf8.count })
+        writer.write(report.jobID)
+        writer.write(report.itemID)
+        writer.write(report.attempt)
+        writer.write(report.outcome.rawValue)
+        writeBytes(Array(report.reason.utf8.prefix(maxFailureBytes)), to: &writer)
+        writeBytes(report.resumeAfter, to: &writer)
+        for files in [report.smallFiles, report.largeFiles] {
+            writer.write(UInt32(files.count))
+            for file in files {
+                writer.write(file.size)
+                writer.write(file.modifiedSeconds)
+                writer.write(file.modifiedNanoseconds)
+                writer.write(file.inode)
+                writer.write(file.permissions)
+                writeBytes(file.relativePath, to: &writer)
+            }
+        }
+        writer.write(UInt32(report.subdirectories.count))
+        for name in report.subdirectories { writeBytes(name, to: &writer) }
+        writer.write(UInt32(report.notes.count))
+        for note in report.notes {
+            writer.write(UInt8(note.failed ? 1 : 0))
+            writeBytes(note.name, to: &writer)
+            writeBytes(Array(note.reason.utf8.prefix(maxFailureBytes)), to: &writer)
+        }
+        return writer.bytes
+    }
+
+    /// A `scanned`: every name one component, each list at most `maxBlocksPerItem` long, the
+    /// small files within one item's bytes, and the pieces' table exactly when there are small
+    /// files, for the same item and attempt.
+    static func scanned(_ parts: [ZMQFrame]) throws(ProtocolError) -> ScanReport {
+        guard parts.count == 1 || parts.count == 2 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
+        var reader = ByteReader(parts[0])
+        let job = try reader.read(UInt64.self, "job id")
+        let item = try reader.read(UInt64.self, "item id")
+        let attempt = try reader.read(UInt64.self, "attempt")
+        let rawOutcome = try reader.read(UInt8.self, "outcome")
+        guard let outcome = ScanOutcome(rawValue: rawOutcome) else { throw .malformed("scan outcome \(rawOutcome)") }
+        let reason = String(decoding: try readBytes(&reader, limit: maxFailureBytes, "reason"), as: UTF8.self)
+        let resumeAfter = try name(&reader, "resume name", allowingEmpty: true)
+        let small = try scannedFiles(&reader, small: true)
+        let large = try scannedFiles(&reader, small: false)
+        let subdirectoryCount = try count(&reader, "subdirectory count")
+        var subdirectories: [[UInt8]] = []
+        subdirectories.reserveCapacity(min(subdirectoryCount, 1024))
+        for _ in 0..<subdirectoryCount { subdirectories.append(try name(&reader, "subdirectory")) }
+        let noteCount = try count(&reader, "note count")
+        var notes: [ScanEntryNote] = []
+        for _ in 0..<noteCount {
+            let failed = try reader.read(UInt8.self, "note kind")
+            guard failed <= 1 else { throw .malformed("note kind \(failed)") }
+            let entry = try name(&reader, "note name")
+            let why = String(decoding: try readBytes(&reader, limit: maxFailureBytes, "note reason"), as: UTF8.self)
+            notes.append(ScanEntryNote(name: entry, failed: failed == 1, reason: why))
+        }
+        try reader.expectEnd("scanned table")
+        guard outcome == .listed || (small.isEmpty && large.isEmpty && subdirectories.isEmpty && notes.isEmpty && resumeAfter.isEmpty) else {
+            throw .malformed("a scan not listed lists entries")
+        }
+        guard small.isEmpty == (parts.count == 1) else { throw .frameCount(expected: small.isEmpty ? 2 : 3, actual: parts.count + 1) }
+        var report = ScanReport(
+            jobID: job, itemID: item, attempt: attempt, outcome: outcome, reason: reason, resumeAfter: resumeAfter, smallFiles: small,
+            largeFiles: large, subdirectories: subdirectories, notes: notes)
+        if parts.count == 2 {
+            let result = try resultRef([parts[1]])
+            guard result.jobID == job, result.itemID == item, result.attempt == attempt, result.pieces.count == small.count else {
+                throw .malformed("the pieces of a scan are not its small files'")
+            }
+            report.result = result
+        }
+        return report
+    }
+
+    private static func count(_ reader: inout ByteReader, _ what: String) throws(ProtocolError) -> Int {
+        let count = Int(try reader.read(UInt32.self, what))
+        guard count <= ProtocolLimits.maxBlocksPerItem else { throw .tooMany(what, count: count, limit: ProtocolLimits.maxBlocksPerItem) }
+        return count
+    }
+
+    private static func name(_ reader: inout ByteReader, _ what: String, allowingEmpty: Bool = false) throws(ProtocolError) -> [UInt8] {
+        let bytes = try readBytes(&reader, limit: ProtocolLimits.maxNameBytes, what)
+        guard (allowingEmpty && bytes.isEmpty) || ScanReport.isEntryName(bytes) else { throw .malformed("\(what) is not a name in a directory") }
+        return bytes
+    }
+
+    /// One of a `scanned`'s file lists; small files are at most one block each and one item's
+    /// bytes together.
+    private static func scannedFiles(_ reader: inout ByteReader, small: Bool) throws(ProtocolError) -> [BatchFile] {
+        let count = try count(&reader, small ? "small file count" : "large file count")
+        var files: [BatchFile] = []
+        files.reserveCapacity(min(count, 4096))
+        var total: UInt64 = 0
+        for _ in 0..<count {
+            let size = try reader.read(UInt64.self, "size")
+            let seconds = try reader.read(Int64.self, "mtime seconds")
+            let nanoseconds = try reader.read(Int64.self, "mtime nanoseconds")
+            let inode = try reader.read(UInt64.self, "inode")
+            let permissions = try reader.read(UInt32.self, "permissions")
+            let entry = try name(&reader, "file name")
+            guard (0...999_999_999).contains(nanoseconds) else { throw .malformed("mtime nanoseconds \(nanoseconds)") }
+            if small {
+                guard size <= UInt64(ProtocolLimits.maxBlockSize) else { throw .oversized("file", size: Int(clamping: size), limit: ProtocolLimits.maxBlockSize) }
+                total += size
+                guard total <= UInt64(ProtocolLimits.maxItemBytes) else { throw .oversized("slice", size: Int(clamping: total), limit: ProtocolLimits.maxItemBytes) }
+            }
+            files.append(BatchFile(
+                relativePath: entry, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: inode,
+                permissions: permissions & 0o7777))
+        }
+        return files
+    }
+}
