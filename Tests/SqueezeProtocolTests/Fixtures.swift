@@ -238,6 +238,8 @@ enum Fixtures {
         case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
         case .batch: [.batch(batch), .batch(viewedBatch), .batch(emptyBatch)]
         case .verifyBatch: [.verifyBatch(batchCheck), .verifyBatch(viewedBatchCheck)]
+        case .scan: [.scan(scan), .scan(rootScan)]
+        case .scanned: [.scanned(scanned), .scanned(scannedEmpty), .scanned(scannedUnreadable), .scanned(scannedElsewhere)]
         }
     }
 

@@ -45,7 +45,7 @@ struct MessageBoundTests {
         let largestFrames = [
             WireCodec.maxWorkTable, WireCodec.maxResultTable, WireCodec.maxWorkRefTable, WireCodec.maxResultRefTable,
             WireCodec.maxStitchTable, WireCodec.maxStitchedTable, WireCodec.maxDiscardTable, WireCodec.maxVerifyTable,
-            WireCodec.maxVerifiedTable, ProtocolLimits.maxSegmentsFrame, WireCodec.maxPublishTable, WireCodec.maxPublishedTable, ProtocolLimits.maxControlBody, ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize,
+            WireCodec.maxVerifiedTable, ProtocolLimits.maxSegmentsFrame, WireCodec.maxPublishTable, WireCodec.maxPublishedTable, WireCodec.maxScanTable, WireCodec.maxScannedTable, ProtocolLimits.maxControlBody, ProtocolLimits.maxDictionarySize + ProtocolLimits.maxBlockSize,
             ProtocolLimits.maxCompressedBytes(forRaw: ProtocolLimits.maxBlockSize),
         ]
         #expect(largestFrames.allSatisfy { Int64($0) <= ProtocolLimits.maxFrameSize })
@@ -65,6 +65,7 @@ struct MessageBoundTests {
             .stitch: (2, 1_971_295), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
             .batch: (2, 33_890_360), .verifyBatch: (2, 33_955_902),
+            .scan: (2, 16_982), .scanned: (3, 26_060_124),
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))
         for (type, bound) in documented {

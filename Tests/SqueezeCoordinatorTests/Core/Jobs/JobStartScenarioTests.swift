@@ -77,7 +77,7 @@ struct JobStartScenarioTests {
             let request = try #require(effects.compactMap { if case .scan(let request) = $0 { request } else { nil } }.first)
             #expect(harness.core.jobs[job]?.scanComplete == false)
             #expect(request.firstIndex == harness.core.jobs[job]?.filesPlanned && request.firstIndex == step * 8)
-            let batch = JobPreparer.nextBatch(of: request.walker, context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
+            let batch = JobPreparer.nextBatch(of: try #require(request.walker), context: request.context, firstIndex: request.firstIndex, lastCreated: request.lastCreatedFolder)
             #expect(batch.files.count == expected && batch.finished == (expected == 2))
             effects = harness.handle(.scanned(job, batch), at: .milliseconds(step))
             #expect(harness.core.jobs[job]?.filesPlanned == step * 8 + expected)
