@@ -103,6 +103,7 @@ extension CoordinatorCore {
         guard report.outcome == .listed else {
             jobs[key.job] = job
             _ = scheduler.complete(key, from: peer, now: now)
+            traces[key.job]?.answered(key.item, by: peer, at: micros, won: true)
             settle(key)
             logger.info("a worker could not list a slice; the coordinator lists it", metadata: [
                 "job": "\(key.job)", "worker": "\(workerName(peer))", "reason": "\(report.reason.prefix(200).debugDescription)",
@@ -148,6 +149,7 @@ extension CoordinatorCore {
         } else {
             if let since = scheduler.heldSince(key, by: peer) { CoordinatorMetrics.record(now - since, in: metrics.itemDuration) }
             _ = scheduler.complete(key, from: peer, now: now)
+            traces[key.job]?.answered(key.item, by: peer, at: micros, won: true)
             jobs[key.job]?.attempts.removeValue(forKey: key.item)
             if var job = jobs.removeValue(forKey: key.job) {
                 retire(key, in: &job)

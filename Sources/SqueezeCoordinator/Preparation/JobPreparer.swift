@@ -74,6 +74,7 @@ enum JobPreparer {
             let first = ScanSlice(directory: BytePath(bytes: []), after: nil)
             job.firstBatch = try nextSlice(first, exclude: first.excluded(exclude), context: context, lastCreated: top, throwing: true)
             job.firstBatch.fromSlice = false
+            listUntilAFile(&job.firstBatch, exclude: exclude, context: context)
             return job
         }
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: top) }
@@ -190,6 +191,25 @@ enum JobPreparer {
         batch.slices = read.subdirectories.map { ScanSlice(directory: $0, after: nil) }
         if let after = read.resumeAfter { batch.slices.append(ScanSlice(directory: slice.directory, after: after)) }
         return batch
+    }
+
+    /// Slices listed here before a job scanned in slices starts, at most, to find a file.
+    static let slicesForAFile = 16
+
+    /// Lists the first batch's slices here, breadth first, until one holds a file (at most
+    /// `slicesForAFile` of them): a tree whose root holds only folders still starts with a file
+    /// the storage probe can show workers (`ProbeSample`), so its slices go to workers at once.
+    static func listUntilAFile(_ batch: inout PreparedBatch, exclude: BytePath?, context: BatchContext) {
+        var listed = 0
+        while batch.files.isEmpty, listed < slicesForAFile, !batch.slices.isEmpty {
+            let slice = batch.slices.removeFirst()
+            listed += 1
+            guard let more = try? nextSlice(slice, exclude: slice.excluded(exclude), context: context, lastCreated: nil) else { continue }
+            batch.files += more.files
+            batch.skipped += more.skipped
+            batch.failed += more.failed
+            batch.slices += more.slices
+        }
     }
 
     /// Turns scanned files into planned ones, numbered from `firstIndex`: refuses outputs that

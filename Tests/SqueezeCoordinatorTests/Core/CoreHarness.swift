@@ -74,7 +74,7 @@ struct CoreHarness {
     /// own unless `sameDestination`); returns its id and what the core decided.
     mutating func startJob(
         sizes: [Int], verify: Bool = false, owner: PeerID? = nil, heartbeatMilliseconds: Int? = nil, trace: Bool = false, fileEvents: Bool = false,
-        sameSourceAs again: String? = nil, sameDestination: Bool = false, batches: Bool = false, at offset: Duration = .zero,
+        sameSourceAs again: String? = nil, sameDestination: Bool = false, batches: Bool = false, sliced: Bool = false, at offset: Duration = .zero,
         arrange: (String) throws -> Void = { _ in }
     ) throws -> (JobID, [CoordinatorEffect]) {
         let folder = again ?? FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UInt64.random(in: 1...UInt64.max))").path
@@ -95,11 +95,12 @@ struct CoreHarness {
         request.trace = trace ? true : nil
         request.fileEvents = fileEvents ? true : nil
         let configuration = core.configuration
-        let prepared = try JobPreparer.prepare(request, blockSize: configuration.blockSize, batchFiles: configuration.scanBatchFiles, root: nil)
+        let prepared = try JobPreparer.prepare(
+            request, blockSize: configuration.blockSize, batchFiles: configuration.scanBatchFiles, root: nil, sliced: sliced)
         let id = core.takeJobID(resuming: nil)
         let job = JobRecord(
             id: id, request: request, setting: try JobRequestRules.setting(for: request), prepared: prepared,
-            planner: Planner(blockSize: configuration.blockSize, itemBytes: configuration.itemBytes, batches: batches), earlier: nil, owner: owner,
+            planner: Planner(blockSize: configuration.blockSize, itemBytes: configuration.itemBytes, batches: batches || sliced), earlier: nil, owner: owner,
             at: time(offset).instant, submittedAt: Date())
         core.advance(to: time(offset))
         core.start(job, client: owner ?? PeerID([]), first: prepared.firstBatch, resumedWith: nil)

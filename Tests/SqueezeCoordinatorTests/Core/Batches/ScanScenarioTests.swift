@@ -1,0 +1,187 @@
+import Foundation
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+/// Scans by workers: a job scanned in slices sends each directory's slice to a worker that
+/// takes scans; its listing turns the item into a batch of the slice's small files, plans the
+/// large ones and makes scan items of the subdirectories. Anything a worker cannot or must not
+/// list, the coordinator lists itself.
+@Suite("CoordinatorCore: scans by workers")
+struct ScanScenarioTests {
+    static let capabilities = BatchScenarioTests.capabilities + [WorkerHello.scansCapability]
+
+    /// A sliced job over a root with one file and the folders `sub` and `sub2`, workers `a`
+    /// and `b` registered (taking scans unless `scans` is false).
+    private static func slicedJob(
+        scans: Bool = true, verify: Bool = false, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
+    ) throws -> (harness: CoreHarness, job: JobID, started: [CoordinatorEffect]) {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 16 * 1024
+        configure(&configuration)
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        let capabilities = scans ? Self.capabilities : BatchScenarioTests.capabilities
+        harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
+        harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
+        let (job, started) = try harness.startJob(sizes: [100], verify: verify, sliced: true) { source in
+            for folder in ["sub", "sub2"] {
+                try FileManager.default.createDirectory(atPath: source + "/" + folder, withIntermediateDirectories: true)
+                try Data(repeating: 1, count: 10).write(to: URL(fileURLWithPath: source + "/" + folder + "/x"))
+            }
+        }
+        return (harness, job, started)
+    }
+
+    private static func scans(in effects: [CoordinatorEffect]) -> [(scan: ScanAssignment, peer: PeerID)] {
+        effects.sent.compactMap { if case .scan(let scan) = $0.message { (scan, $0.peer) } else { nil } }
+    }
+
+    private static func file(_ name: String, size: UInt64) -> BatchFile {
+        BatchFile(relativePath: Array(name.utf8), size: size, modifiedSeconds: 5, modifiedNanoseconds: 6, inode: 7, permissions: 0o644)
+    }
+
+    /// `peer`'s listing of `scan`: `small` with a good piece each, and the rest as given.
+    private static func listing(
+        _ scan: ScanAssignment, small: [BatchFile] = [], large: [BatchFile] = [], subdirectories: [String] = [], resume: String = "",
+        outcome: ScanOutcome = .listed, from peer: PeerID = a
+    ) -> CoordinatorEvent {
+        let result = small.isEmpty ? nil : RefResult(
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt,
+            pieces: small.map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
+        return .workerMessage(.scanned(ScanReport(
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt, outcome: outcome, resumeAfter: Array(resume.utf8), smallFiles: small,
+            largeFiles: large, subdirectories: subdirectories.map { Array($0.utf8) }, result: result)), from: peer, origin: nil)
+    }
+
+    @Test("the root is listed at the start; its subdirectories go to workers as scans, whose listings become batches, plans and more scans")
+    func roundTrip() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        #expect(harness.core.jobs[job]?.walker == nil && harness.core.jobs[job]?.sliced == true)
+        let scans = Self.scans(in: started)
+        #expect(scans.map { String(decoding: $0.scan.directory, as: UTF8.self) }.sorted() == ["sub", "sub2"])
+        #expect(harness.core.jobs[job]?.scansOutstanding == 2)
+        #expect(harness.core.jobs[job]?.scanComplete == false)
+        let sub = try #require(scans.first { $0.scan.directory == Array("sub".utf8) })
+        #expect(sub.scan.root == harness.core.jobs[job]?.sourceRoot.bytes && sub.scan.destination == harness.core.jobs[job]?.destination.bytes)
+        #expect(sub.scan.smallFileBytes == 4096 && sub.scan.after.isEmpty)
+
+        // Two small files, one large, one subdirectory, and the directory goes on after "m".
+        let answered = harness.handle(Self.listing(
+            sub.scan, small: [Self.file("a", size: 10), Self.file("b", size: 20)], large: [Self.file("c", size: 3 * 4096)],
+            subdirectories: ["d"], resume: "m", from: sub.peer), at: .milliseconds(1))
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.scansOutstanding == 3, "sub2, sub/d and the rest of sub")
+        #expect(record.open.count == 1, "only the large file is open")
+        #expect(record.open.values.first?.plan.relativePath == BytePath("sub/c"))
+        #expect(record.open.values.first?.plan.stamp.device == record.rootDevice, "stamped with the root's device")
+        let grants = answered.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }
+        let grant = try #require(grants.first, "unchecked: the batch is granted at once")
+        #expect(grant.members.map { String(decoding: $0.output, as: UTF8.self) }
+            == ["a", "b"].map { record.destination.appending(BytePath("sub/\($0)")).display + ".gz" })
+        let more = Self.scans(in: answered)
+        #expect(Set(more.map { "\(String(decoding: $0.scan.directory, as: UTF8.self)) after \(String(decoding: $0.scan.after, as: UTF8.self))" })
+            == ["sub/d after ", "sub after m"])
+
+        // The batch published: its two files are done, counted, not held.
+        let done = harness.handle(.workerMessage(.published(PublishReport(
+            jobID: grant.jobID, itemID: grant.itemID, attempt: grant.attempt, failures: [])), from: sub.peer, origin: nil), at: .milliseconds(2))
+        #expect(harness.core.jobs[job]?.filesCompressed == 2)
+        #expect(done.finished(job) == nil, "scans are still out")
+    }
+
+    @Test("a listing that breaks its slice's rules is refused and counted, and the slice goes to another worker")
+    func brokenListingIsRefused() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let scan = try #require(Self.scans(in: started).first { $0.peer == a })
+        let refused = harness.handle(Self.listing(scan.scan, small: [Self.file("b", size: 10), Self.file("a", size: 10)]), at: .milliseconds(1))
+        #expect(harness.core.malformedMessages == 1)
+        #expect(harness.core.jobs[job]?.filesPlanned == 1, "nothing of it planned")
+        let again = Self.scans(in: refused)
+        #expect(again.map(\.peer) == [b] && again.first?.scan.directory == scan.scan.directory)
+    }
+
+    @Test(arguments: [
+        ["small": "", "large": "", "dirs": "a,a"], ["small": "a", "large": "", "dirs": "a"], ["small": "big", "large": "", "dirs": ""],
+        ["small": "", "large": "tiny", "dirs": ""],
+    ])
+    func listingRules(_ shape: [String: String]) {
+        func files(_ names: String, size: UInt64) -> [BatchFile] {
+            names.split(separator: ",").map { Self.file(String($0), size: $0 == "big" ? 5000 : $0 == "tiny" ? 1 : size) }
+        }
+        let report = ScanReport(
+            jobID: 1, itemID: 1, attempt: 1, outcome: .listed, smallFiles: files(shape["small"] ?? "", size: 10),
+            largeFiles: files(shape["large"] ?? "", size: 9000), subdirectories: (shape["dirs"] ?? "").split(separator: ",").map { Array($0.utf8) })
+        let slice = ScanSlice(directory: BytePath(bytes: []), after: nil)
+        #expect(ScanListingRules.defect(of: report, slice: slice, smallFileBytes: 4096, exclude: nil) != nil)
+    }
+
+    @Test func listingRulesTakeAGoodListingAndRefuseNamesOutsideTheSlice() {
+        let report = ScanReport(
+            jobID: 1, itemID: 1, attempt: 1, outcome: .listed, resumeAfter: Array("m".utf8), smallFiles: [Self.file("c", size: 1), Self.file("k", size: 2)],
+            largeFiles: [Self.file("d", size: 9000)], subdirectories: [Array("e".utf8)],
+            notes: [ScanEntryNote(name: Array("f".utf8), failed: false, reason: "FIFO")])
+        #expect(ScanListingRules.defect(of: report, slice: ScanSlice(directory: BytePath("x"), after: Array("b".utf8)), smallFileBytes: 4096, exclude: nil) == nil)
+        // A name at or before the slice's start, past its end, or the one left out.
+        #expect(ScanListingRules.defect(of: report, slice: ScanSlice(directory: BytePath("x"), after: Array("c".utf8)), smallFileBytes: 4096, exclude: nil) != nil)
+        var past = report
+        past.resumeAfter = Array("j".utf8)
+        #expect(ScanListingRules.defect(of: past, slice: ScanSlice(directory: BytePath("x"), after: nil), smallFileBytes: 4096, exclude: nil) != nil)
+        #expect(ScanListingRules.defect(of: report, slice: ScanSlice(directory: BytePath("x"), after: nil), smallFileBytes: 4096, exclude: Array("e".utf8)) != nil)
+        // A slice that ends where it started makes no progress.
+        var stuck = ScanReport(jobID: 1, itemID: 1, attempt: 1, outcome: .listed, resumeAfter: Array("b".utf8))
+        #expect(ScanListingRules.defect(of: stuck, slice: ScanSlice(directory: BytePath("x"), after: Array("b".utf8)), smallFileBytes: 4096, exclude: nil) != nil)
+        stuck.resumeAfter = Array("c".utf8)
+        #expect(ScanListingRules.defect(of: stuck, slice: ScanSlice(directory: BytePath("x"), after: Array("b".utf8)), smallFileBytes: 4096, exclude: nil) == nil)
+    }
+
+    @Test("a worker that does not take scans: the coordinator lists the slices it is assigned")
+    func workersWithoutScans() throws {
+        var (harness, job, started) = try Self.slicedJob(scans: false)
+        defer { harness.cleanUp() }
+        #expect(Self.scans(in: started).isEmpty)
+        let requests = started.compactMap { if case .scan(let request) = $0 { request } else { nil } }
+        #expect(requests.compactMap(\.slice).map(\.directory.display).sorted() == ["sub", "sub2"])
+        #expect(harness.core.jobs[job]?.scansOutstanding == 2)
+        for request in requests {
+            let batch = try JobPreparer.nextSlice(try #require(request.slice), exclude: request.exclude, context: request.context, lastCreated: nil)
+            #expect(batch.files.map(\.relativePath.display) == [request.slice?.directory.display ?? "?"].map { $0 + "/x" })
+            harness.handle(.scanned(job, batch), at: .milliseconds(1))
+        }
+        #expect(harness.core.jobs[job]?.scansOutstanding == 0 && harness.core.jobs[job]?.filesPlanned == 3)
+        #expect(harness.core.jobs[job]?.scanComplete == true)
+    }
+
+    @Test("a scan held by a worker that leaves goes to another; its answer afterwards is dropped as late")
+    func holderLeaves() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let held = try #require(Self.scans(in: started).first { $0.peer == a })
+        let gone = harness.handle(.workerMessage(.goodbye, from: a, origin: nil), at: .milliseconds(1))
+        let again = try #require(Self.scans(in: gone).first { $0.scan.directory == held.scan.directory })
+        #expect(again.peer == b && again.scan.attempt != held.scan.attempt)
+        harness.register(a, slots: 4, storage: .shared, capabilities: Self.capabilities, pid: 1, at: .milliseconds(2))
+        let late = harness.handle(Self.listing(held.scan, small: [Self.file("x", size: 10)]), at: .milliseconds(3))
+        #expect(harness.core.lateResults == 1 && harness.core.jobs[job]?.filesPlanned == 1)
+        #expect(late.sent.allSatisfy { if case .publish = $0.message { false } else { true } }, "nothing of the stale answer is granted")
+        harness.handle(Self.listing(again.scan, small: [Self.file("x", size: 10)], from: b), at: .milliseconds(4))
+        #expect(harness.core.jobs[job]?.filesPlanned == 2)
+    }
+
+    @Test("a directory a worker could not list, or on another file system, the coordinator lists")
+    func unlistedByTheWorker() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let scans = Self.scans(in: started)
+        for (position, scan) in scans.enumerated() {
+            let effects = harness.handle(
+                Self.listing(scan.scan, outcome: position == 0 ? .unreadable : .otherFileSystem, from: scan.peer), at: .milliseconds(position + 1))
+            let local = effects.compactMap { if case .scan(let request) = $0 { request.slice } else { nil } }
+            #expect(local.map(\.directory.bytes) == [scan.scan.directory])
+        }
+        #expect(harness.core.jobs[job]?.scansOutstanding == 2, "still outstanding until the coordinator has listed them")
+    }
+}
