@@ -2,11 +2,13 @@ import Foundation
 import Glibc
 import Testing
 
-/// A shared-storage job's small files travel as batches: one item names a few hundred files,
-/// the worker reads, compresses and later renames them all. A worker lost while it holds one
-/// (killed, or stopped past its liveness and back later) has the batch redone elsewhere, and
-/// nothing it does afterwards reaches an output.
-@Suite("a worker holding a batch", .serialized)
+/// A shared-storage job's small files travel as scan items and batches: a scan item names a
+/// folder, which the worker lists and whose files it compresses as one batch; it later renames
+/// them all. A worker lost while it holds one (killed, or stopped past its liveness and back
+/// later) has it redone elsewhere, and nothing it does afterwards reaches an output. The tree
+/// is 60 folders of 10 files: the coordinator lists the first to start, the other 59 are scan
+/// items, so what the holder holds first is scan items.
+@Suite("a worker holding a scan item or a batch", .serialized)
 struct BatchFaultTests {
     /// 600 files of 4 KiB: several batches, none of them a block.
     private static let files = 600
@@ -25,10 +27,12 @@ struct BatchFaultTests {
         try #require(cluster.waitForWorkers(1))
         let submit = try cluster.submit("submit", ["src", "--json"])
         try #require(Poll.until(timeout: 60) { ((try? cluster.status().workers.first?.busy) ?? 0) >= 1 }, "the holder never got an item")
+        let sent = try HTTPProbe.metrics(base + "metrics")
+        try #require((sent["squeeze_scans_total{by=\"worker\"}"] ?? 0) >= 1, "the holder holds no scan item: \(sent)")
         return (cluster, holder, submit, base)
     }
 
-    @Test("killed holding a batch: another worker compresses and publishes it, every output right, no temporary left")
+    @Test("killed holding scan items: another worker lists, compresses and publishes them, every output right, no temporary left")
     func killedHoldingABatch() throws {
         let tree = try TestTree()
         let (cluster, holder, submit, base) = try Self.holding(tree, delay: "30s")
@@ -39,12 +43,14 @@ struct BatchFaultTests {
         #expect(cluster.coordinator.stderr.contains("requeued items"), "\(cluster.coordinator.stderr)")
         let metrics = try HTTPProbe.metrics(base + "metrics")
         #expect((metrics["squeeze_batches_published_total"] ?? 0) >= 1, "the rescuer's batches: \(metrics)")
+        // The holder's scans were sent again: more scans went out than the 59 folders.
+        #expect((metrics["squeeze_scans_total{by=\"worker\"}"] ?? 0) > 59, "\(metrics)")
         #expect(metrics["squeeze_relayed_bytes_total"] == 0)
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == Self.files)
         #expect(TreeCheck.temporaries(under: tree.path("data")).isEmpty)
     }
 
-    @Test("stopped holding a batch: declared dead, its batch redone elsewhere; after SIGCONT what it does with it changes no output")
+    @Test("stopped holding scan items: declared dead, they are redone elsewhere; after SIGCONT what it does with them changes no output")
     func stoppedHoldingABatch() throws {
         let tree = try TestTree()
         // Long enough that it is still asleep in its item when it is stopped, short enough that

@@ -313,7 +313,8 @@ struct ClusterTests {
         let segments = ["--stitch-segment", "64K"] + items
         // Two keys: two principals, so each may check what the other stitched.
         let keys = try CurveKeys.principals(["w1", "w2"], in: tree)
-        let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: keys.coordinatorArguments + segments,
+        let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
+                                     coordinatorArguments: keys.coordinatorArguments + segments + ["--http", "127.0.0.1:0"],
                                      clientArguments: keys.clientArguments("client"))
         for name in ["w1", "w2"] { try shared.addWorker(id: name, arguments: keys.clientArguments(name)) }
         try #require(shared.waitForWorkers(2))
@@ -328,6 +329,11 @@ struct ClusterTests {
         // The small files went as batches: each published whole, or expanded for a rule.
         #expect((checked.batchesPublished ?? 0) + (checked.batchesExpanded ?? 0) > 0, "\(checked)")
         #expect((checked.batchesPublished ?? 0) > 0 || level == "0", "\(checked)")
+        // The folders were listed by the workers (scan items), not walked by the coordinator;
+        // every listing was taken.
+        let base = try #require(HTTPProbe.base(of: shared.coordinator), "no http line: \(shared.coordinator.stdout)")
+        let metrics = try HTTPProbe.metrics(base + "metrics")
+        #expect((metrics["squeeze_scans_total{by=\"worker\"}"] ?? 0) >= 1 && metrics["squeeze_scans_refused_total"] == 0, "\(metrics)")
 
         let mixed = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: segments)
         try mixed.addWorker(id: "sees-files")

@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import SqueezeIO
+import Testing
+
+/// `DirectorySlice`: one directory's entries after a name, cut by entries and bytes, without
+/// following links, refusing a directory on another file system when asked.
+struct DirectorySliceTests {
+    /// A folder with `names` as files of `size` bytes each, plus what `arrange` adds.
+    private static func folder(_ names: [String], size: Int = 10, arrange: (String) throws -> Void = { _ in }) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("slice-\(UInt64.random(in: 1...UInt64.max))").path
+        try FileManager.default.createDirectory(atPath: root + "/d", withIntermediateDirectories: true)
+        for name in names { try Data(repeating: 7, count: size).write(to: URL(fileURLWithPath: root + "/d/" + name)) }
+        try arrange(root)
+        return root
+    }
+
+    private static let roomy = DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 1000, maxSmallBytes: 1 << 30)
+
+    @Test func aDirectoryInNameOrderSortedIntoItsKinds() throws {
+        let root = try Self.folder(["b", "a"]) { root in
+            try Data(repeating: 1, count: 500).write(to: URL(fileURLWithPath: root + "/d/large"))
+            try FileManager.default.createDirectory(atPath: root + "/d/sub", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: root + "/d/link", withDestinationPath: "/etc")
+            #expect(mkfifo(root + "/d/fifo", 0o600) == 0)
+        }
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let slice = try DirectorySlice.read(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: nil, limits: Self.roomy)
+        #expect(slice.smallFiles.map(\.relativePath.display) == ["d/a", "d/b"])
+        #expect(slice.smallFiles.allSatisfy { $0.stamp.size == 10 })
+        #expect(slice.largeFiles.map(\.relativePath.display) == ["d/large"])
+        #expect(slice.subdirectories.map(\.display) == ["d/sub"])
+        #expect(slice.skipped.map(\.relativePath.display) == ["d/fifo", "d/link"])
+        #expect(slice.resumeAfter == nil)
+    }
+
+    @Test func slicesPickUpAfterTheirNameAndEndAtTheirLimits() throws {
+        let names = (0..<10).map { "f\($0)" }
+        let root = try Self.folder(names)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var seen: [String] = []
+        var after: [UInt8]?
+        var slices = 0
+        repeat {
+            let limits = DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 3, maxSmallBytes: 1 << 30)
+            let slice = try DirectorySlice.read(root: BytePath(root), directory: BytePath("d"), after: after, exclude: nil, limits: limits)
+            #expect(slice.smallFiles.count <= 3)
+            seen += slice.smallFiles.map(\.relativePath.display)
+            after = slice.resumeAfter
+            slices += 1
+        } while after != nil && slices < 20
+        #expect(seen == names.map { "d/" + $0 }, "every name once, in order")
+        #expect(slices == 4)
+        // By bytes: the slice ends once its small files reach the limit.
+        let bytes = DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 1000, maxSmallBytes: 25)
+        let first = try DirectorySlice.read(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: nil, limits: bytes)
+        #expect(first.smallFiles.count == 3 && first.resumeAfter == Array("f2".utf8))
+        // The last entry ends the directory even at the limit.
+        let last = try DirectorySlice.read(
+            root: BytePath(root), directory: BytePath("d"), after: Array("f8".utf8), exclude: nil,
+            limits: DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 1, maxSmallBytes: 1 << 30))
+        #expect(last.smallFiles.map(\.relativePath.display) == ["d/f9"] && last.resumeAfter == nil)
+    }
+
+    @Test func theNameLeftOutIsNotListed() throws {
+        let root = try Self.folder(["a", "out", "z"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let slice = try DirectorySlice.read(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: Array("out".utf8), limits: Self.roomy)
+        #expect(slice.smallFiles.map(\.relativePath.display) == ["d/a", "d/z"])
+    }
+
+    @Test func aSymbolicLinkOnTheWayIsNotFollowed() throws {
+        let root = try Self.folder(["a"]) { root in
+            try FileManager.default.createSymbolicLink(atPath: root + "/via", withDestinationPath: root + "/d")
+        }
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(throws: DirectorySlice.Refusal.self) {
+            try DirectorySlice.read(root: BytePath(root), directory: BytePath("via"), after: nil, exclude: nil, limits: Self.roomy)
+        }
+        #expect(throws: DirectorySlice.Refusal.self) {
+            try DirectorySlice.read(root: BytePath(root), directory: BytePath("missing"), after: nil, exclude: nil, limits: Self.roomy)
+        }
+    }
+
+    @Test func aDirectoryOnAnotherFileSystemIsRefusedWhenAsked() throws {
+        // /proc is always a file system of its own, below a root that is not.
+        #expect(throws: DirectorySlice.Refusal.otherFileSystem) {
+            try DirectorySlice.read(
+                root: BytePath("/"), directory: BytePath("proc"), after: nil, exclude: nil, limits: Self.roomy, sameDeviceAsRoot: true)
+        }
+        let root = try Self.folder(["a"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let same = try DirectorySlice.read(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: nil, limits: Self.roomy, sameDeviceAsRoot: true)
+        #expect(same.smallFiles.count == 1)
+    }
+}
