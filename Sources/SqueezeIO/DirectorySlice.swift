@@ -56,16 +56,18 @@ public struct DirectorySlice: Sendable, Equatable {
 
     /// Blocking: reads the slice of `directory` (relative to `root`; empty for the root
     /// itself) whose names come after `after` (all when nil). `exclude` (a name in this
-    /// directory) is left out. With `device`, a directory whose device differs from the
+    /// directory) is left out. With `sameDeviceAsRoot`, a directory whose device differs from the
     /// root's is refused (`otherFileSystem`), so every file listed shares the root's device.
     public static func read(
         root: BytePath, directory: BytePath, after: [UInt8]?, exclude: [UInt8]?, limits: Limits, sameDeviceAsRoot: Bool = false
     ) throws(Refusal) -> DirectorySlice {
-        let descriptor = try open(root: root, directory: directory, sameDevice: sameDeviceAsRoot)
+        let (descriptor, info) = try open(root: root, directory: directory, sameDevice: sameDeviceAsRoot)
         defer { close(descriptor) }
         let names: [[UInt8]]
         do {
-            names = try DirectoryNames.read(descriptor, shown: directory)
+            names = try DirectoryNameCache.shared.names(of: info, keepingOver: limits.maxEntries) { () throws(FileSystemError) in
+                try DirectoryNames.read(descriptor, shown: directory)
+            }
         } catch {
             throw .unreadable(error.reason)
         }
@@ -111,11 +113,13 @@ public struct DirectorySlice: Sendable, Equatable {
                 break
             }
         }
+        if slice.resumeAfter == nil { DirectoryNameCache.shared.forget(info) }
         return slice
     }
 
-    /// Opens `directory` below `root`, each component with `O_NOFOLLOW`.
-    private static func open(root: BytePath, directory: BytePath, sameDevice: Bool) throws(Refusal) -> Int32 {
+    /// Opens `directory` below `root`, each component with `O_NOFOLLOW`; returns it with its
+    /// `fstat`.
+    private static func open(root: BytePath, directory: BytePath, sameDevice: Bool) throws(Refusal) -> (Int32, stat) {
         var descriptor = root.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw .unreadable(FileSystemError.last("open", root.display).reason) }
         var rootInfo = stat()
@@ -133,18 +137,16 @@ public struct DirectorySlice: Sendable, Equatable {
             guard child >= 0 else { throw .unreadable(error.reason) }
             descriptor = child
         }
-        if sameDevice {
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else {
-                let reason = FileSystemError.last("fstat", directory.display).reason
-                close(descriptor)
-                throw .unreadable(reason)
-            }
-            if info.st_dev != rootInfo.st_dev {
-                close(descriptor)
-                throw .otherFileSystem
-            }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = FileSystemError.last("fstat", directory.display).reason
+            close(descriptor)
+            throw .unreadable(reason)
         }
-        return descriptor
+        if sameDevice && info.st_dev != rootInfo.st_dev {
+            close(descriptor)
+            throw .otherFileSystem
+        }
+        return (descriptor, info)
     }
 }

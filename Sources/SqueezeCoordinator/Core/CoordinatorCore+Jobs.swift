@@ -68,8 +68,10 @@ extension CoordinatorCore {
             for position in files.indices { files[position].index = job.filesPlanned + position }
             if batch.fromSlice { job.scansOutstanding -= 1 }
         }
-        var items = job.planner.add(files)
-        items += scanItems(for: batch.slices, in: &job)
+        // Scan items first: they find the rest of the work (and the job's totals), so they go
+        // out before the files found with them.
+        var items = scanItems(for: batch.slices, in: &job)
+        items += job.planner.add(files)
         if batch.finished || (job.sliced && job.scansOutstanding == 0) {
             job.walker = nil
             items += job.planner.flush()

@@ -128,8 +128,8 @@ extension CoordinatorCore {
         let large = plannedFiles(report.largeFiles, in: slice.directory, from: job.filesPlanned + small.count, job: job)
         var slices = report.subdirectories.map { ScanSlice(directory: slice.directory.appending($0), after: nil) }
         if !report.resumeAfter.isEmpty { slices.append(ScanSlice(directory: slice.directory, after: report.resumeAfter)) }
-        var items = job.planner.add(large)
-        items += scanItems(for: slices, in: &job)
+        var items = scanItems(for: slices, in: &job)
+        items += job.planner.add(large)
         job.scansOutstanding -= 1
         if job.scansOutstanding == 0 { items += job.planner.flush() }
         job.items[key.item]?.scan = nil

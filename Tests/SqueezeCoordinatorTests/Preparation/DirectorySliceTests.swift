@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import SqueezeIO
 import Testing
+@testable import SqueezeIO
 
 /// `DirectorySlice`: one directory's entries after a name, cut by entries and bytes, without
 /// following links, refusing a directory on another file system when asked.
@@ -92,5 +92,52 @@ struct DirectorySliceTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let same = try DirectorySlice.read(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: nil, limits: Self.roomy, sameDeviceAsRoot: true)
         #expect(same.smallFiles.count == 1)
+    }
+
+    @Test("a directory larger than a slice is read once for all its slices, again once it changes, and let go after its last")
+    func namesOfAHugeDirectoryAreKeptBetweenSlices() throws {
+        let root = try Self.folder((0..<9).map { "f\($0)" })
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var info = stat()
+        #expect(stat(root + "/d", &info) == 0)
+        let cache = DirectoryNameCache()
+        var reads = 0
+        func names(over limit: Int) throws -> [[UInt8]] {
+            try cache.names(of: info, keepingOver: limit) { () throws(FileSystemError) in
+                reads += 1
+                return [Array("x".utf8), Array("y".utf8)]
+            }
+        }
+        _ = try names(over: 1)
+        _ = try names(over: 1)
+        #expect(reads == 1, "kept: more names than a slice")
+        cache.forget(info)
+        _ = try names(over: 1)
+        #expect(reads == 2, "read again once let go")
+        _ = try names(over: 5)
+        #expect(reads == 2)
+        cache.forget(info)
+        _ = try names(over: 5)
+        _ = try names(over: 5)
+        #expect(reads == 4, "a directory that fits one slice is not kept")
+        // A changed directory (a new file changes its ctime) is another key.
+        cache.forget(info)
+        _ = try names(over: 1)
+        usleep(10_000)
+        try Data([1]).write(to: URL(fileURLWithPath: root + "/d/new"))
+        #expect(stat(root + "/d", &info) == 0)
+        _ = try names(over: 1)
+        #expect(reads == 6)
+        // Through slices: every name once, the new file included, however many slices.
+        var seen: [String] = []
+        var after: [UInt8]?
+        repeat {
+            let slice = try DirectorySlice.read(
+                root: BytePath(root), directory: BytePath("d"), after: after, exclude: nil,
+                limits: DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 2, maxSmallBytes: 1 << 30))
+            seen += slice.smallFiles.map(\.relativePath.lastComponent).map { String(decoding: $0, as: UTF8.self) }
+            after = slice.resumeAfter
+        } while after != nil
+        #expect(seen == (0..<9).map { "f\($0)" } + ["new"])
     }
 }
