@@ -11,6 +11,8 @@ import Glibc
 /// as the walk does (`DirectoryWalker`): regular files listed with their stamps,
 /// subdirectories named, anything else skipped, unreadable entries noted.
 public struct DirectorySlice: Sendable, Equatable {
+    /// The directory, relative to the root (empty for the root itself).
+    public var directory = BytePath(bytes: [])
     /// Regular files of at most `smallFileBytes`, in name order: the slice's batch.
     public var smallFiles: [ScannedFile] = []
     /// Larger regular files, in name order: cut into blocks by whoever plans the job.
@@ -72,6 +74,7 @@ public struct DirectorySlice: Sendable, Equatable {
             throw .unreadable(error.reason)
         }
         var slice = DirectorySlice()
+        slice.directory = directory
         var smallBytes: UInt64 = 0
         var start = 0
         if let after {
@@ -115,6 +118,55 @@ public struct DirectorySlice: Sendable, Equatable {
         }
         if slice.resumeAfter == nil { DirectoryNameCache.shared.forget(info) }
         return slice
+    }
+
+    /// Blocking: reads the slice of `directory` after `after`, then, while the limits leave
+    /// room, its subdirectories depth first, each whole or until the limits end it: a subtree
+    /// of many small folders is one piece of work, not one per folder. The limits hold for all
+    /// the slices together, and at most `maxDirectories` are read. A subdirectory named by a
+    /// slice and not read as one of its own (no room, another file system, unreadable) is left
+    /// to the caller. `exclude` is a path relative to the root, left out wherever it lies.
+    /// Throws only when `directory` itself cannot be read.
+    public static func walk(
+        root: BytePath, directory: BytePath, after: [UInt8]?, exclude: BytePath?, limits: Limits, maxDirectories: Int,
+        sameDeviceAsRoot: Bool = false
+    ) throws(Refusal) -> [DirectorySlice] {
+        var slices: [DirectorySlice] = []
+        var pending: [(directory: BytePath, after: [UInt8]?)] = [(directory, after)]
+        var totals = (small: 0, large: 0, subdirectories: 0, notes: 0, bytes: UInt64(0))
+        while let next = pending.popLast(), slices.count < max(1, maxDirectories) {
+            let most = max(totals.small, totals.large, totals.subdirectories, totals.notes)
+            guard most < limits.maxEntries, totals.bytes < limits.maxSmallBytes else { break }
+            let room = Limits(smallFileBytes: limits.smallFileBytes, maxEntries: limits.maxEntries - most, maxSmallBytes: limits.maxSmallBytes - totals.bytes)
+            let slice: DirectorySlice
+            do {
+                slice = try read(
+                    root: root, directory: next.directory, after: next.after, exclude: excluded(exclude, in: next.directory), limits: room,
+                    sameDeviceAsRoot: sameDeviceAsRoot)
+            } catch {
+                if slices.isEmpty { throw error }
+                continue
+            }
+            slices.append(slice)
+            totals.small += slice.smallFiles.count
+            totals.large += slice.largeFiles.count
+            totals.subdirectories += slice.subdirectories.count
+            totals.notes += slice.skipped.count + slice.failures.count
+            totals.bytes += slice.smallFiles.reduce(0) { $0 + $1.stamp.size }
+            if slice.resumeAfter != nil { break }
+            // Depth first, in name order: the first subdirectory is read next.
+            pending += slice.subdirectories.reversed().map { ($0, nil) }
+        }
+        return slices
+    }
+
+    /// The name `exclude` (relative to the root) has in `directory`, when it lies directly in it.
+    public static func excluded(_ exclude: BytePath?, in directory: BytePath) -> [UInt8]? {
+        guard let exclude, !exclude.bytes.isEmpty else { return nil }
+        let slash = exclude.bytes.lastIndex(of: UInt8(ascii: "/"))
+        let parent = slash.map { Array(exclude.bytes[..<$0]) } ?? []
+        let name = slash.map { Array(exclude.bytes[($0 + 1)...]) } ?? exclude.bytes
+        return parent == directory.bytes ? name : nil
     }
 
     /// Opens `directory` below `root`, each component with `O_NOFOLLOW`; returns it with its

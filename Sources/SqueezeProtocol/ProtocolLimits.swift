@@ -20,6 +20,8 @@ public enum ProtocolLimits {
     public static let maxPathBytes = 4096
     /// Longest name of a directory entry in a `scanned` (Linux's NAME_MAX).
     public static let maxNameBytes = 255
+    /// Most directories one `scanned` reports (its sections).
+    public static let maxScanSections = 256
     /// Longest gzip header a reference may ask a worker to write (FNAME is at most 255 bytes).
     public static let maxHeaderBytes = 512
     /// Longest gzip header a stitch may ask a worker to write: `maxHeaderBytes` and the

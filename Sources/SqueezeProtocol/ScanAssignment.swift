@@ -2,9 +2,10 @@ import SqueezeGzip
 
 /// Coordinator → shared-storage worker: a slice of one directory of a job to scan, and its
 /// one-block files to compress as a batch (`scan`, docs/protocol.md, "Scans"). The worker
-/// lists the directory's entries after `after`, makes the directory's output folder, writes
-/// each file of at most `smallFileBytes` as a whole member in the piece of its position (as
-/// a `batch` would), and answers with one `scanned`: what it found and the pieces.
+/// lists the directory's entries after `after`, then its subdirectories depth first while the
+/// limits leave room, makes each directory's output folder, writes each file of at most
+/// `smallFileBytes` as a whole member in the piece of its position (as a `batch` would), and
+/// answers with one `scanned`: what it found and the pieces.
 public struct ScanAssignment: Sendable, Equatable {
     /// The job.
     public var jobID: UInt64
@@ -23,7 +24,7 @@ public struct ScanAssignment: Sendable, Equatable {
     /// Files of at most this many bytes are one block: compressed here as the slice's batch.
     public var smallFileBytes: UInt64
     /// The most entries of each kind (small files, large files, subdirectories, notes) the
-    /// slice may list.
+    /// scan may list, over all its directories.
     public var maxEntries: Int
     /// The slice ends once its small files hold this many bytes.
     public var maxSmallBytes: UInt64
@@ -37,7 +38,8 @@ public struct ScanAssignment: Sendable, Equatable {
     public var directory: [UInt8]
     /// The slice starts after this name; empty for the directory's first slice.
     public var after: [UInt8]
-    /// A name in this directory to leave out (the destination, inside the source); empty for none.
+    /// A path relative to `root` to leave out wherever the scan meets it (the destination,
+    /// inside the source); empty for none.
     public var exclude: [UInt8]
 
     /// Creates a slice to scan.

@@ -1,6 +1,6 @@
-/// Shared-storage worker → coordinator: a `scan` is done (`scanned`). Entries are named by
-/// their names in the slice's directory (one component each), in byte order; `result` holds
-/// one piece per small file, in the same order, as a `resultRef` would.
+/// Shared-storage worker → coordinator: a `scan` is done (`scanned`): a section per directory
+/// it read (the scan's own, then the subdirectories it went on into, depth first); `result`
+/// holds one piece per small file, section after section, as a `resultRef` would.
 public struct ScanReport: Sendable, Equatable {
     /// The job.
     public var jobID: UInt64
@@ -12,24 +12,14 @@ public struct ScanReport: Sendable, Equatable {
     public var outcome: ScanOutcome
     /// For an outcome other than `listed`: why.
     public var reason: String
-    /// The last name the slice took when entries are left after it; empty when the directory
-    /// is done.
-    public var resumeAfter: [UInt8]
-    /// Regular files of at most the slice's `smallFileBytes`: compressed, their pieces in `result`.
-    public var smallFiles: [BatchFile]
-    /// Larger regular files: the coordinator cuts them into blocks.
-    public var largeFiles: [BatchFile]
-    /// Subdirectories' names.
-    public var subdirectories: [[UInt8]]
-    /// Entries skipped or failed.
-    public var notes: [ScanEntryNote]
+    /// What each directory read holds; none unless `listed`.
+    public var sections: [ScanSection]
     /// The small files' pieces; nil when there are none.
     public var result: RefResult?
 
     /// Creates a report.
     public init(
-        jobID: UInt64, itemID: UInt64, attempt: UInt64, outcome: ScanOutcome, reason: String = "", resumeAfter: [UInt8] = [],
-        smallFiles: [BatchFile] = [], largeFiles: [BatchFile] = [], subdirectories: [[UInt8]] = [], notes: [ScanEntryNote] = [],
+        jobID: UInt64, itemID: UInt64, attempt: UInt64, outcome: ScanOutcome, reason: String = "", sections: [ScanSection] = [],
         result: RefResult? = nil
     ) {
         self.jobID = jobID
@@ -37,13 +27,12 @@ public struct ScanReport: Sendable, Equatable {
         self.attempt = attempt
         self.outcome = outcome
         self.reason = reason
-        self.resumeAfter = resumeAfter
-        self.smallFiles = smallFiles
-        self.largeFiles = largeFiles
-        self.subdirectories = subdirectories
-        self.notes = notes
+        self.sections = sections
         self.result = result
     }
+
+    /// The small files of every section, in order: what the pieces answer.
+    public var smallFileCount: Int { sections.reduce(0) { $0 + $1.smallFiles.count } }
 }
 
 extension ScanReport {

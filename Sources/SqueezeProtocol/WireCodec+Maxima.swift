@@ -39,13 +39,15 @@ extension WireCodec {
     /// mtime (2), inode, permissions, path, piece length.
     static let maxBatchCheckTable = 8 + 8 + 8 + 8 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path + 8)
     /// Job, item, attempt, engine, level, header level, flags, small-file bytes, entries, small
-    /// bytes, workspace, root, destination, directory, after, exclude.
-    static let maxScanTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + 8 + 4 + 8 + path + path + path + path + string(ProtocolLimits.maxNameBytes) * 2
-    /// Job, item, attempt, outcome, reason, resume name; four lists of at most
-    /// `maxBlocksPerItem` entries: files (size, mtime (2), inode, permissions, name) twice,
-    /// subdirectory names, notes (failed flag, name, reason).
-    static let maxScannedTable = 8 + 8 + 8 + 1 + string(maxFailureBytes) + string(ProtocolLimits.maxNameBytes)
-        + 4 * 4 + blocks * (2 * (8 + 8 + 8 + 8 + 4 + string(ProtocolLimits.maxNameBytes)) + string(ProtocolLimits.maxNameBytes)
+    /// bytes, workspace, root, destination, directory, after (a name), exclude (a path).
+    static let maxScanTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + 8 + 4 + 8 + path * 5 + string(ProtocolLimits.maxNameBytes)
+    /// Job, item, attempt, outcome, reason, section count; per section (at most
+    /// `maxScanSections`) directory, resume name and four list counts; and over all sections at
+    /// most `maxBlocksPerItem` entries of each list: files (size, mtime (2), inode,
+    /// permissions, name) twice, subdirectory names, notes (failed flag, name, reason).
+    static let maxScannedTable = 8 + 8 + 8 + 1 + string(maxFailureBytes) + 4
+        + ProtocolLimits.maxScanSections * (path + string(ProtocolLimits.maxNameBytes) + 4 * 4)
+        + blocks * (2 * (8 + 8 + 8 + 8 + 4 + string(ProtocolLimits.maxNameBytes)) + string(ProtocolLimits.maxNameBytes)
             + 1 + string(ProtocolLimits.maxNameBytes) + string(maxFailureBytes))
     /// Check, job, item, count; per block kind, raw length, last flag, then the longest kind's
     /// fields: a member reference (source path, size, mtime (2), inode, offset, dictionary

@@ -52,8 +52,8 @@ extension WireCodec {
         guard directory.isEmpty || BatchFile.isRelativePath(directory) else { throw .malformed("directory is not a relative path inside the root") }
         let after = try readBytes(&reader, limit: ProtocolLimits.maxNameBytes, "after")
         guard after.isEmpty || ScanReport.isEntryName(after) else { throw .malformed("after is not a name") }
-        let exclude = try readBytes(&reader, limit: ProtocolLimits.maxNameBytes, "exclude")
-        guard exclude.isEmpty || ScanReport.isEntryName(exclude) else { throw .malformed("exclude is not a name") }
+        let exclude = try readBytes(&reader, limit: ProtocolLimits.maxPathBytes, "exclude")
+        guard exclude.isEmpty || BatchFile.isRelativePath(exclude) else { throw .malformed("exclude is not a relative path inside the root") }
         try reader.expectEnd("scan table")
         var scan = ScanAssignment(
             jobID: job, itemID: item, attempt: attempt, setting: setting, headerLevel: headerLevel, syncPieces: flags & 1 != 0,
@@ -64,40 +64,49 @@ extension WireCodec {
     }
 
     static func encodeScanned(_ report: ScanReport) -> [UInt8] {
-        let files = (report.smallFiles + report.largeFiles).reduce(0) { $0 + 40 + $1.relativePath.count }
-        var writer = ByteWriter(capacity: 64 + report.reason.utf8.count + files + report.subdirectories.reduce(0) { $0 + 4 + $1.count }
-            + report.notes.reduce(0) { $0 + 9 + $1.name.count + $1.reason.utf8.count })
+        var capacity = 64 + report.reason.utf8.count
+        for section in report.sections {
+            capacity += 32 + section.directory.count + section.resumeAfter.count
+                + (section.smallFiles + section.largeFiles).reduce(0) { $0 + 40 + $1.relativePath.count }
+                + section.subdirectories.reduce(0) { $0 + 4 + $1.count } + section.notes.reduce(0) { $0 + 9 + $1.name.count + $1.reason.utf8.count }
+        }
+        var writer = ByteWriter(capacity: capacity)
         writer.write(report.jobID)
         writer.write(report.itemID)
         writer.write(report.attempt)
         writer.write(report.outcome.rawValue)
         writeBytes(Array(report.reason.utf8.prefix(maxFailureBytes)), to: &writer)
-        writeBytes(report.resumeAfter, to: &writer)
-        for files in [report.smallFiles, report.largeFiles] {
-            writer.write(UInt32(files.count))
-            for file in files {
-                writer.write(file.size)
-                writer.write(file.modifiedSeconds)
-                writer.write(file.modifiedNanoseconds)
-                writer.write(file.inode)
-                writer.write(file.permissions)
-                writeBytes(file.relativePath, to: &writer)
+        writer.write(UInt32(report.sections.count))
+        for section in report.sections {
+            writeBytes(section.directory, to: &writer)
+            writeBytes(section.resumeAfter, to: &writer)
+            for files in [section.smallFiles, section.largeFiles] {
+                writer.write(UInt32(files.count))
+                for file in files {
+                    writer.write(file.size)
+                    writer.write(file.modifiedSeconds)
+                    writer.write(file.modifiedNanoseconds)
+                    writer.write(file.inode)
+                    writer.write(file.permissions)
+                    writeBytes(file.relativePath, to: &writer)
+                }
             }
-        }
-        writer.write(UInt32(report.subdirectories.count))
-        for name in report.subdirectories { writeBytes(name, to: &writer) }
-        writer.write(UInt32(report.notes.count))
-        for note in report.notes {
-            writer.write(UInt8(note.failed ? 1 : 0))
-            writeBytes(note.name, to: &writer)
-            writeBytes(Array(note.reason.utf8.prefix(maxFailureBytes)), to: &writer)
+            writer.write(UInt32(section.subdirectories.count))
+            for name in section.subdirectories { writeBytes(name, to: &writer) }
+            writer.write(UInt32(section.notes.count))
+            for note in section.notes {
+                writer.write(UInt8(note.failed ? 1 : 0))
+                writeBytes(note.name, to: &writer)
+                writeBytes(Array(note.reason.utf8.prefix(maxFailureBytes)), to: &writer)
+            }
         }
         return writer.bytes
     }
 
-    /// A `scanned`: every name one component, each list at most `maxBlocksPerItem` long, the
-    /// small files within one item's bytes, and the pieces' table exactly when there are small
-    /// files, for the same item and attempt.
+    /// A `scanned`: at most `maxScanSections` sections, every name one component, each kind of
+    /// entry at most `maxBlocksPerItem` over all sections, the small files within one item's
+    /// bytes, and the pieces' table exactly when there are small files, for the same item and
+    /// attempt.
     static func scanned(_ parts: [ZMQFrame]) throws(ProtocolError) -> ScanReport {
         guard parts.count == 1 || parts.count == 2 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
@@ -107,14 +116,44 @@ extension WireCodec {
         let rawOutcome = try reader.read(UInt8.self, "outcome")
         guard let outcome = ScanOutcome(rawValue: rawOutcome) else { throw .malformed("scan outcome \(rawOutcome)") }
         let reason = String(decoding: try readBytes(&reader, limit: maxFailureBytes, "reason"), as: UTF8.self)
+        let sectionCount = Int(try reader.read(UInt32.self, "section count"))
+        guard sectionCount <= ProtocolLimits.maxScanSections else {
+            throw .tooMany("section count", count: sectionCount, limit: ProtocolLimits.maxScanSections)
+        }
+        var sections: [ScanSection] = []
+        var totals = ScannedTotals()
+        for _ in 0..<sectionCount { sections.append(try section(&reader, totals: &totals)) }
+        try reader.expectEnd("scanned table")
+        guard outcome == .listed || sections.isEmpty else { throw .malformed("a scan not listed lists entries") }
+        guard (totals.small == 0) == (parts.count == 1) else { throw .frameCount(expected: totals.small == 0 ? 2 : 3, actual: parts.count + 1) }
+        var report = ScanReport(jobID: job, itemID: item, attempt: attempt, outcome: outcome, reason: reason, sections: sections)
+        if parts.count == 2 {
+            let result = try resultRef([parts[1]])
+            guard result.jobID == job, result.itemID == item, result.attempt == attempt, result.pieces.count == totals.small else {
+                throw .malformed("the pieces of a scan are not its small files'")
+            }
+            report.result = result
+        }
+        return report
+    }
+
+    /// What a `scanned`'s sections hold so far, against the bounds over all of them.
+    private struct ScannedTotals {
+        var small = 0, large = 0, subdirectories = 0, notes = 0
+        var bytes: UInt64 = 0
+    }
+
+    private static func section(_ reader: inout ByteReader, totals: inout ScannedTotals) throws(ProtocolError) -> ScanSection {
+        let directory = try readBytes(&reader, limit: ProtocolLimits.maxPathBytes, "section directory")
+        guard directory.isEmpty || BatchFile.isRelativePath(directory) else { throw .malformed("section directory is not a relative path inside the root") }
         let resumeAfter = try name(&reader, "resume name", allowingEmpty: true)
-        let small = try scannedFiles(&reader, small: true)
-        let large = try scannedFiles(&reader, small: false)
-        let subdirectoryCount = try count(&reader, "subdirectory count")
+        let small = try scannedFiles(&reader, small: true, totals: &totals)
+        let large = try scannedFiles(&reader, small: false, totals: &totals)
+        let subdirectoryCount = try count(&reader, "subdirectory count", adding: &totals.subdirectories)
         var subdirectories: [[UInt8]] = []
         subdirectories.reserveCapacity(min(subdirectoryCount, 1024))
         for _ in 0..<subdirectoryCount { subdirectories.append(try name(&reader, "subdirectory")) }
-        let noteCount = try count(&reader, "note count")
+        let noteCount = try count(&reader, "note count", adding: &totals.notes)
         var notes: [ScanEntryNote] = []
         for _ in 0..<noteCount {
             let failed = try reader.read(UInt8.self, "note kind")
@@ -123,27 +162,17 @@ extension WireCodec {
             let why = String(decoding: try readBytes(&reader, limit: maxFailureBytes, "note reason"), as: UTF8.self)
             notes.append(ScanEntryNote(name: entry, failed: failed == 1, reason: why))
         }
-        try reader.expectEnd("scanned table")
-        guard outcome == .listed || (small.isEmpty && large.isEmpty && subdirectories.isEmpty && notes.isEmpty && resumeAfter.isEmpty) else {
-            throw .malformed("a scan not listed lists entries")
-        }
-        guard small.isEmpty == (parts.count == 1) else { throw .frameCount(expected: small.isEmpty ? 2 : 3, actual: parts.count + 1) }
-        var report = ScanReport(
-            jobID: job, itemID: item, attempt: attempt, outcome: outcome, reason: reason, resumeAfter: resumeAfter, smallFiles: small,
-            largeFiles: large, subdirectories: subdirectories, notes: notes)
-        if parts.count == 2 {
-            let result = try resultRef([parts[1]])
-            guard result.jobID == job, result.itemID == item, result.attempt == attempt, result.pieces.count == small.count else {
-                throw .malformed("the pieces of a scan are not its small files'")
-            }
-            report.result = result
-        }
-        return report
+        return ScanSection(
+            directory: directory, resumeAfter: resumeAfter, smallFiles: small, largeFiles: large, subdirectories: subdirectories, notes: notes)
     }
 
-    private static func count(_ reader: inout ByteReader, _ what: String) throws(ProtocolError) -> Int {
+    /// A list's count, added to `total`, which stays within `maxBlocksPerItem`.
+    private static func count(_ reader: inout ByteReader, _ what: String, adding total: inout Int) throws(ProtocolError) -> Int {
         let count = Int(try reader.read(UInt32.self, what))
-        guard count <= ProtocolLimits.maxBlocksPerItem else { throw .tooMany(what, count: count, limit: ProtocolLimits.maxBlocksPerItem) }
+        guard count <= ProtocolLimits.maxBlocksPerItem - total else {
+            throw .tooMany(what, count: total + count, limit: ProtocolLimits.maxBlocksPerItem)
+        }
+        total += count
         return count
     }
 
@@ -155,11 +184,10 @@ extension WireCodec {
 
     /// One of a `scanned`'s file lists; small files are at most one block each and one item's
     /// bytes together.
-    private static func scannedFiles(_ reader: inout ByteReader, small: Bool) throws(ProtocolError) -> [BatchFile] {
-        let count = try count(&reader, small ? "small file count" : "large file count")
+    private static func scannedFiles(_ reader: inout ByteReader, small: Bool, totals: inout ScannedTotals) throws(ProtocolError) -> [BatchFile] {
+        let count = small ? try count(&reader, "small file count", adding: &totals.small) : try count(&reader, "large file count", adding: &totals.large)
         var files: [BatchFile] = []
         files.reserveCapacity(min(count, 4096))
-        var total: UInt64 = 0
         for _ in 0..<count {
             let size = try reader.read(UInt64.self, "size")
             let seconds = try reader.read(Int64.self, "mtime seconds")
@@ -170,8 +198,10 @@ extension WireCodec {
             guard (0...999_999_999).contains(nanoseconds) else { throw .malformed("mtime nanoseconds \(nanoseconds)") }
             if small {
                 guard size <= UInt64(ProtocolLimits.maxBlockSize) else { throw .oversized("file", size: Int(clamping: size), limit: ProtocolLimits.maxBlockSize) }
-                total += size
-                guard total <= UInt64(ProtocolLimits.maxItemBytes) else { throw .oversized("slice", size: Int(clamping: total), limit: ProtocolLimits.maxItemBytes) }
+                totals.bytes += size
+                guard totals.bytes <= UInt64(ProtocolLimits.maxItemBytes) else {
+                    throw .oversized("slice", size: Int(clamping: totals.bytes), limit: ProtocolLimits.maxItemBytes)
+                }
             }
             files.append(BatchFile(
                 relativePath: entry, size: size, modifiedSeconds: seconds, modifiedNanoseconds: nanoseconds, inode: inode,

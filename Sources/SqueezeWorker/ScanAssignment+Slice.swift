@@ -3,18 +3,20 @@ import SqueezeIO
 import SqueezeProtocol
 
 extension ScanAssignment {
-    /// Blocking: lists the slice and makes its directory's output folder. A directory on
-    /// another file system, or one that cannot be read, is answered with that outcome.
+    /// Blocking: reads the slice and the subdirectories it goes on into (`DirectorySlice.walk`)
+    /// and makes each one's output folder when it has files; returns the report (without
+    /// pieces) and the batch of its small files. A directory on another file system, or one
+    /// that cannot be read, is answered with that outcome.
     func list() -> (report: ScanReport, batch: BatchAssignment?) {
         let root = BytePath(bytes: root)
-        let directory = BytePath(bytes: directory)
         var report = ScanReport(jobID: jobID, itemID: itemID, attempt: attempt, outcome: .listed)
-        let slice: DirectorySlice
+        let slices: [DirectorySlice]
         do {
-            slice = try DirectorySlice.read(
-                root: root, directory: directory, after: after.isEmpty ? nil : after, exclude: exclude.isEmpty ? nil : exclude,
+            slices = try DirectorySlice.walk(
+                root: root, directory: BytePath(bytes: directory), after: after.isEmpty ? nil : after,
+                exclude: exclude.isEmpty ? nil : BytePath(bytes: exclude),
                 limits: DirectorySlice.Limits(smallFileBytes: smallFileBytes, maxEntries: maxEntries, maxSmallBytes: maxSmallBytes),
-                sameDeviceAsRoot: true)
+                maxDirectories: ProtocolLimits.maxScanSections, sameDeviceAsRoot: true)
         } catch {
             switch error {
             case .otherFileSystem:
@@ -26,24 +28,27 @@ extension ScanAssignment {
             }
             return (report, nil)
         }
-        report.resumeAfter = slice.resumeAfter ?? []
-        report.smallFiles = slice.smallFiles.map(\.entry)
-        report.largeFiles = slice.largeFiles.map(\.entry)
-        report.subdirectories = slice.subdirectories.map(\.lastComponent)
-        report.notes = slice.skipped.map { ScanEntryNote(name: $0.relativePath.lastComponent, failed: false, reason: $0.reason) }
-            + slice.failures.map { ScanEntryNote(name: $0.relativePath.lastComponent, failed: true, reason: $0.reason) }
-        guard !slice.smallFiles.isEmpty || !slice.largeFiles.isEmpty else { return (report, nil) }
-        // The outputs go to the same relative folder below the destination; the publish
-        // that renames them into place refuses what exists unless the job replaces it.
-        _ = try? Directories.create(BytePath(bytes: destination).appending(directory))
-        guard !slice.smallFiles.isEmpty else { return (report, nil) }
-        var batch = BatchAssignment(
-            jobID: jobID, itemID: itemID, attempt: attempt, setting: setting, headerLevel: headerLevel, workspace: workspace,
-            root: root.bytes, syncPieces: syncPieces, files: slice.smallFiles.map { file in
+        var files: [BatchFile] = []
+        for slice in slices {
+            report.sections.append(ScanSection(
+                directory: slice.directory.bytes, resumeAfter: slice.resumeAfter ?? [], smallFiles: slice.smallFiles.map(\.entry),
+                largeFiles: slice.largeFiles.map(\.entry), subdirectories: slice.subdirectories.map(\.lastComponent),
+                notes: slice.skipped.map { ScanEntryNote(name: $0.relativePath.lastComponent, failed: false, reason: $0.reason) }
+                    + slice.failures.map { ScanEntryNote(name: $0.relativePath.lastComponent, failed: true, reason: $0.reason) }))
+            guard !slice.smallFiles.isEmpty || !slice.largeFiles.isEmpty else { continue }
+            // The outputs go to the same relative folder below the destination; the publish
+            // that renames them into place refuses what exists unless the job replaces it.
+            _ = try? Directories.create(BytePath(bytes: destination).appending(slice.directory))
+            for file in slice.smallFiles {
                 var entry = file.entry
                 entry.relativePath = file.relativePath.bytes
-                return entry
-            })
+                files.append(entry)
+            }
+        }
+        guard !files.isEmpty else { return (report, nil) }
+        var batch = BatchAssignment(
+            jobID: jobID, itemID: itemID, attempt: attempt, setting: setting, headerLevel: headerLevel, workspace: workspace,
+            root: root.bytes, syncPieces: syncPieces, files: files)
         batch.view = view
         return (report, batch)
     }

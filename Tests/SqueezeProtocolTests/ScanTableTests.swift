@@ -17,12 +17,15 @@ struct ScanTableTests {
     }
 
     static func scanned(small: [BatchFile] = [], large: [BatchFile] = [], subdirectories: [[UInt8]] = [], resume: [UInt8] = [],
-                        outcome: ScanOutcome = .listed, pieces: [PieceReport]? = nil, attempt: UInt64 = 3) -> [[UInt8]] {
+                        outcome: ScanOutcome = .listed, pieces: [PieceReport]? = nil, attempt: UInt64 = 3, directory: [UInt8] = [],
+                        sections: Int = 1) -> [[UInt8]] {
         let result = small.isEmpty && pieces == nil ? nil
             : RefResult(jobID: 1, itemID: 2, attempt: attempt, pieces: pieces ?? small.map { PieceReport(crc: 0, rawLength: Int($0.size), pieceLength: 30) })
+        let section = ScanSection(
+            directory: directory, resumeAfter: resume, smallFiles: small, largeFiles: large, subdirectories: subdirectories)
+        let listed = outcome == .listed || !(small.isEmpty && large.isEmpty && subdirectories.isEmpty)
         return WireCodec.encodeBytes(.scanned(ScanReport(
-            jobID: 1, itemID: 2, attempt: 3, outcome: outcome, resumeAfter: resume, smallFiles: small, largeFiles: large,
-            subdirectories: subdirectories, result: result)))
+            jobID: 1, itemID: 2, attempt: 3, outcome: outcome, sections: listed ? Array(repeating: section, count: sections) : [], result: result)))
     }
 
     @Test(arguments: [WireCodec.encodeBytes(.scan(Fixtures.scan)), WireCodec.encodeBytes(.scanned(Fixtures.scanned))])
@@ -40,13 +43,15 @@ struct ScanTableTests {
     @Test(arguments: ["/etc", "..", "../x", "a/../../x", "a/./b", ".", "a//b", "a/", "a\0b"])
     func aDirectoryThatCouldLeaveTheRootIsRefused(directory: String) {
         #expect(ReferenceTableTests.isMalformed(ReferenceTableTests.decodeError(Self.scan(directory: directory))))
+        #expect(ReferenceTableTests.isMalformed(ReferenceTableTests.decodeError(Self.scan(exclude: Array(directory.utf8)))))
+        #expect(ReferenceTableTests.isMalformed(ReferenceTableTests.decodeError(Self.scanned(directory: Array(directory.utf8)))))
     }
 
     @Test(arguments: [Array("a/b".utf8), Array("..".utf8), Array(".".utf8), [0x61, 0], [UInt8](repeating: 0x61, count: 256)])
     func aNameThatIsNotOneComponentIsRefused(name: [UInt8]) {
         let tooLong = name.count > ProtocolLimits.maxNameBytes
         for frames in [
-            Self.scan(after: name), Self.scan(exclude: name), Self.scanned(small: [Self.file(name)]), Self.scanned(large: [Self.file(name, size: 1 << 30)]),
+            Self.scan(after: name), Self.scanned(small: [Self.file(name)]), Self.scanned(large: [Self.file(name, size: 1 << 30)]),
             Self.scanned(subdirectories: [name]), Self.scanned(resume: name),
         ] {
             let error = ReferenceTableTests.decodeError(frames)
@@ -61,13 +66,20 @@ struct ScanTableTests {
             Issue.record("decoded as \(decoded.message.type)")
             return
         }
-        #expect(report.smallFiles.map(\.relativePath) == [odd] && report.subdirectories == [Array("..a".utf8)])
+        #expect(report.sections.first?.smallFiles.map(\.relativePath) == [odd] && report.sections.first?.subdirectories == [Array("..a".utf8)])
         #expect(ReferenceTableTests.decodeError(Self.scan(directory: "")) == nil)
     }
 
     @Test func listingsBeyondTheLimitsAreRefused() {
         let many = (0...ProtocolLimits.maxBlocksPerItem).map { Array("f\($0)".utf8) }
         #expect(ReferenceTableTests.decodeError(Self.scanned(subdirectories: many)) != nil)
+        // The bound holds over all sections together, and on the number of sections.
+        let half = Array(many.prefix(ProtocolLimits.maxBlocksPerItem / 2 + 1))
+        #expect(ReferenceTableTests.decodeError(Self.scanned(subdirectories: Array(half.prefix(2)), sections: 2)) == nil)
+        #expect(ReferenceTableTests.decodeError(Self.scanned(subdirectories: half, sections: 2)) != nil)
+        #expect(ReferenceTableTests.decodeError(Self.scanned(sections: ProtocolLimits.maxScanSections)) == nil)
+        #expect(ReferenceTableTests.decodeError(Self.scanned(sections: ProtocolLimits.maxScanSections + 1)) != nil)
+        #expect(ReferenceTableTests.isMalformed(ReferenceTableTests.decodeError(Self.scanned(directory: Array("../x".utf8)))))
         // Small files past one item's bytes, or one past a block's.
         let big = UInt64(ProtocolLimits.maxBlockSize)
         let over = (0..<5).map { Self.file(Array("f\($0)".utf8), size: big) }

@@ -93,7 +93,7 @@ extension CoordinatorCore {
             return
         }
         guard var job = jobs.removeValue(forKey: key.job) else { return }
-        if let defect = ScanListingRules.defect(of: report, slice: slice, smallFileBytes: UInt64(job.planner.blockSize), exclude: slice.excluded(job.walkExclude)) {
+        if let defect = ScanListingRules.defect(of: report, slice: slice, smallFileBytes: UInt64(job.planner.blockSize), exclude: job.walkExclude) {
             jobs[key.job] = job
             metrics.scansRefused.increment()
             countMalformed(ProtocolError.malformed("scanned: \(defect)"), from: peer)
@@ -112,22 +112,35 @@ extension CoordinatorCore {
             pump()
             return
         }
-        for note in report.notes {
-            let entry = EntryNote(path: slice.directory.appending(note.name).display, reason: note.reason)
-            if note.failed {
-                job.failed.append(entry)
-                metrics.filesFailed.increment()
-                emit(to: key.job, .fileFailed(entry))
-            } else {
-                job.skipped.append(entry)
-                metrics.filesSkipped.increment()
-                emit(to: key.job, .skipped(entry))
+        var small: [PlannedFile] = []
+        var large: [PlannedFile] = []
+        var slices: [ScanSlice] = []
+        let read = Set(report.sections.dropFirst().map(\.directory))
+        for section in report.sections {
+            let directory = BytePath(bytes: section.directory)
+            for note in section.notes {
+                let entry = EntryNote(path: directory.appending(note.name).display, reason: note.reason)
+                if note.failed {
+                    job.failed.append(entry)
+                    metrics.filesFailed.increment()
+                    emit(to: key.job, .fileFailed(entry))
+                } else {
+                    job.skipped.append(entry)
+                    metrics.filesSkipped.increment()
+                    emit(to: key.job, .skipped(entry))
+                }
             }
+            small += plannedFiles(section.smallFiles, in: directory, from: job.filesPlanned + small.count, job: job)
+            // Subdirectories the worker did not read as sections of their own are scans of their own.
+            for name in section.subdirectories {
+                let path = directory.appending(name)
+                if !read.contains(path.bytes) { slices.append(ScanSlice(directory: path, after: nil)) }
+            }
+            if !section.resumeAfter.isEmpty { slices.append(ScanSlice(directory: directory, after: section.resumeAfter)) }
         }
-        let small = plannedFiles(report.smallFiles, in: slice.directory, from: job.filesPlanned, job: job)
-        let large = plannedFiles(report.largeFiles, in: slice.directory, from: job.filesPlanned + small.count, job: job)
-        var slices = report.subdirectories.map { ScanSlice(directory: slice.directory.appending($0), after: nil) }
-        if !report.resumeAfter.isEmpty { slices.append(ScanSlice(directory: slice.directory, after: report.resumeAfter)) }
+        for section in report.sections {
+            large += plannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), from: job.filesPlanned + small.count + large.count, job: job)
+        }
         var items = scanItems(for: slices, in: &job)
         items += job.planner.add(large)
         job.scansOutstanding -= 1

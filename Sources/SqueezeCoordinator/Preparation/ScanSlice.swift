@@ -13,10 +13,6 @@ extension ScanSlice {
     /// The name `exclude` (a path relative to the root) has in this slice's directory, when it
     /// lies directly in it.
     func excluded(_ exclude: BytePath?) -> [UInt8]? {
-        guard let exclude, !exclude.bytes.isEmpty else { return nil }
-        let slash = exclude.bytes.lastIndex(of: UInt8(ascii: "/"))
-        let parent = slash.map { Array(exclude.bytes[..<$0]) } ?? []
-        let name = slash.map { Array(exclude.bytes[($0 + 1)...]) } ?? exclude.bytes
-        return parent == directory.bytes ? name : nil
+        DirectorySlice.excluded(exclude, in: directory)
     }
 }

@@ -140,4 +140,33 @@ struct DirectorySliceTests {
         } while after != nil
         #expect(seen == (0..<9).map { "f\($0)" } + ["new"])
     }
+
+    @Test("a walk reads the directory, then its subdirectories depth first, until the limits; the rest is left to the caller")
+    func walkGoesDepthFirstWithinTheLimits() throws {
+        let root = try Self.folder(["a"]) { root in
+            for folder in ["d/p", "d/p/q", "d/r"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+                try Data(repeating: 1, count: 10).write(to: URL(fileURLWithPath: root + "/" + folder + "/x"))
+            }
+        }
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let all = try DirectorySlice.walk(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: nil, limits: Self.roomy, maxDirectories: 256)
+        #expect(all.map(\.directory.display) == ["d", "d/p", "d/p/q", "d/r"])
+        #expect(all.flatMap(\.smallFiles).map(\.relativePath.display) == ["d/a", "d/p/x", "d/p/q/x", "d/r/x"])
+        // Two directories at most: d and d/p; d/p/q and d/r are left (named by their parents).
+        let two = try DirectorySlice.walk(root: BytePath(root), directory: BytePath("d"), after: nil, exclude: nil, limits: Self.roomy, maxDirectories: 2)
+        #expect(two.map(\.directory.display) == ["d", "d/p"])
+        // Three small files at most over the walk: the third is d/p/q's, which ends the walk.
+        let three = try DirectorySlice.walk(
+            root: BytePath(root), directory: BytePath("d"), after: nil, exclude: BytePath("d/r"),
+            limits: DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 3, maxSmallBytes: 1 << 30), maxDirectories: 256)
+        #expect(three.flatMap(\.smallFiles).count <= 3)
+        #expect(three.map(\.directory.display) == ["d", "d/p", "d/p/q"])
+        #expect(all.first?.subdirectories.map(\.display) == ["d/p", "d/r"] && three.first?.subdirectories.map(\.display) == ["d/p"], "d/r left out")
+        // A subdirectory on another file system is not gone into.
+        let proc = try DirectorySlice.walk(
+            root: BytePath("/"), directory: BytePath(bytes: []), after: Array("pro".utf8), exclude: nil,
+            limits: DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 1, maxSmallBytes: 1 << 30), maxDirectories: 4, sameDeviceAsRoot: true)
+        #expect(!proc.contains { $0.directory.display == "proc" })
+    }
 }

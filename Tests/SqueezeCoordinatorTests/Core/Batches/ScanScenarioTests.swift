@@ -42,17 +42,22 @@ struct ScanScenarioTests {
         BatchFile(relativePath: Array(name.utf8), size: size, modifiedSeconds: 5, modifiedNanoseconds: 6, inode: 7, permissions: 0o644)
     }
 
-    /// `peer`'s listing of `scan`: `small` with a good piece each, and the rest as given.
+    /// `peer`'s listing of `scan`: `small` with a good piece each, and the rest as given, in
+    /// one section, or in the sections given.
     private static func listing(
         _ scan: ScanAssignment, small: [BatchFile] = [], large: [BatchFile] = [], subdirectories: [String] = [], resume: String = "",
-        outcome: ScanOutcome = .listed, from peer: PeerID = a
+        outcome: ScanOutcome = .listed, sections more: [ScanSection] = [], from peer: PeerID = a
     ) -> CoordinatorEvent {
-        let result = small.isEmpty ? nil : RefResult(
+        let sections = [ScanSection(
+            directory: scan.directory, resumeAfter: Array(resume.utf8), smallFiles: small, largeFiles: large,
+            subdirectories: subdirectories.map { Array($0.utf8) })] + more
+        let allSmall = sections.flatMap(\.smallFiles)
+        let result = allSmall.isEmpty ? nil : RefResult(
             jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt,
-            pieces: small.map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
+            pieces: allSmall.map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
         return .workerMessage(.scanned(ScanReport(
-            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt, outcome: outcome, resumeAfter: Array(resume.utf8), smallFiles: small,
-            largeFiles: large, subdirectories: subdirectories.map { Array($0.utf8) }, result: result)), from: peer, origin: nil)
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt, outcome: outcome, sections: outcome == .listed ? sections : [],
+            result: outcome == .listed ? result : nil)), from: peer, origin: nil)
     }
 
     @Test("the root is listed at the start; its subdirectories go to workers as scans, whose listings become batches, plans and more scans")
@@ -112,30 +117,64 @@ struct ScanScenarioTests {
         func files(_ names: String, size: UInt64) -> [BatchFile] {
             names.split(separator: ",").map { Self.file(String($0), size: $0 == "big" ? 5000 : $0 == "tiny" ? 1 : size) }
         }
-        let report = ScanReport(
-            jobID: 1, itemID: 1, attempt: 1, outcome: .listed, smallFiles: files(shape["small"] ?? "", size: 10),
-            largeFiles: files(shape["large"] ?? "", size: 9000), subdirectories: (shape["dirs"] ?? "").split(separator: ",").map { Array($0.utf8) })
+        let section = ScanSection(
+            directory: [], smallFiles: files(shape["small"] ?? "", size: 10), largeFiles: files(shape["large"] ?? "", size: 9000),
+            subdirectories: (shape["dirs"] ?? "").split(separator: ",").map { Array($0.utf8) })
+        let report = ScanReport(jobID: 1, itemID: 1, attempt: 1, outcome: .listed, sections: [section])
         let slice = ScanSlice(directory: BytePath(bytes: []), after: nil)
         #expect(ScanListingRules.defect(of: report, slice: slice, smallFileBytes: 4096, exclude: nil) != nil)
     }
 
     @Test func listingRulesTakeAGoodListingAndRefuseNamesOutsideTheSlice() {
-        let report = ScanReport(
-            jobID: 1, itemID: 1, attempt: 1, outcome: .listed, resumeAfter: Array("m".utf8), smallFiles: [Self.file("c", size: 1), Self.file("k", size: 2)],
+        let section = ScanSection(
+            directory: Array("x".utf8), resumeAfter: Array("m".utf8), smallFiles: [Self.file("c", size: 1), Self.file("k", size: 2)],
             largeFiles: [Self.file("d", size: 9000)], subdirectories: [Array("e".utf8)],
             notes: [ScanEntryNote(name: Array("f".utf8), failed: false, reason: "FIFO")])
-        #expect(ScanListingRules.defect(of: report, slice: ScanSlice(directory: BytePath("x"), after: Array("b".utf8)), smallFileBytes: 4096, exclude: nil) == nil)
-        // A name at or before the slice's start, past its end, or the one left out.
-        #expect(ScanListingRules.defect(of: report, slice: ScanSlice(directory: BytePath("x"), after: Array("c".utf8)), smallFileBytes: 4096, exclude: nil) != nil)
-        var past = report
+        func defect(_ sections: [ScanSection], after: String? = nil, exclude: String? = nil) -> String? {
+            ScanListingRules.defect(
+                of: ScanReport(jobID: 1, itemID: 1, attempt: 1, outcome: .listed, sections: sections),
+                slice: ScanSlice(directory: BytePath("x"), after: after.map { Array($0.utf8) }), smallFileBytes: 4096, exclude: exclude.map(BytePath.init))
+        }
+        #expect(defect([section], after: "b") == nil)
+        // A name at or before the slice's start, past its end, or the path left out.
+        #expect(defect([section], after: "c") != nil)
+        var past = section
         past.resumeAfter = Array("j".utf8)
-        #expect(ScanListingRules.defect(of: past, slice: ScanSlice(directory: BytePath("x"), after: nil), smallFileBytes: 4096, exclude: nil) != nil)
-        #expect(ScanListingRules.defect(of: report, slice: ScanSlice(directory: BytePath("x"), after: nil), smallFileBytes: 4096, exclude: Array("e".utf8)) != nil)
+        #expect(defect([past]) != nil)
+        #expect(defect([section], exclude: "x/e") != nil)
+        #expect(defect([section], exclude: "e") == nil, "left out only where it lies")
         // A slice that ends where it started makes no progress.
-        var stuck = ScanReport(jobID: 1, itemID: 1, attempt: 1, outcome: .listed, resumeAfter: Array("b".utf8))
-        #expect(ScanListingRules.defect(of: stuck, slice: ScanSlice(directory: BytePath("x"), after: Array("b".utf8)), smallFileBytes: 4096, exclude: nil) != nil)
-        stuck.resumeAfter = Array("c".utf8)
-        #expect(ScanListingRules.defect(of: stuck, slice: ScanSlice(directory: BytePath("x"), after: Array("b".utf8)), smallFileBytes: 4096, exclude: nil) == nil)
+        let stuck = ScanSection(directory: Array("x".utf8), resumeAfter: Array("b".utf8))
+        #expect(defect([stuck], after: "b") != nil)
+        #expect(defect([ScanSection(directory: Array("x".utf8), resumeAfter: Array("c".utf8))], after: "b") == nil)
+        // Sections: the first is the slice's directory; the others subdirectories named before, once each.
+        let sub = ScanSection(directory: Array("x/e".utf8), smallFiles: [Self.file("a", size: 1)])
+        #expect(defect([section, sub]) == nil)
+        #expect(defect([section, sub, sub]) != nil)
+        #expect(defect([section, ScanSection(directory: Array("x/zz".utf8))]) != nil)
+        #expect(defect([ScanSection(directory: Array("y".utf8))]) != nil)
+        #expect(defect([]) != nil)
+        // A later section starts at its directory's first name: anything goes, but in order.
+        var unordered = sub
+        unordered.smallFiles = [Self.file("b", size: 1), Self.file("a", size: 1)]
+        #expect(defect([section, unordered]) != nil)
+    }
+
+    @Test("a worker that went on into subdirectories: their files join the job, and only the ones it did not read become scans")
+    func sectionsOfSubdirectories() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let sub = try #require(Self.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let answered = harness.handle(Self.listing(
+            sub.scan, small: [Self.file("a", size: 10)], subdirectories: ["d", "e"],
+            sections: [ScanSection(directory: Array("sub/d".utf8), smallFiles: [Self.file("b", size: 20)], subdirectories: [Array("f".utf8)])],
+            from: sub.peer), at: .milliseconds(1))
+        let grant = try #require(answered.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }.first)
+        let destination = try #require(harness.core.jobs[job]?.destination)
+        #expect(grant.members.map { String(decoding: $0.output, as: UTF8.self) }
+            == ["sub/a", "sub/d/b"].map { destination.appending(BytePath($0)).display + ".gz" })
+        #expect(Set(Self.scans(in: answered).map { String(decoding: $0.scan.directory, as: UTF8.self) }) == ["sub/e", "sub/d/f"])
+        #expect(harness.core.jobs[job]?.scansOutstanding == 3, "sub2, sub/e, sub/d/f")
     }
 
     @Test("a worker that does not take scans: the coordinator lists the slices it is assigned")
