@@ -121,18 +121,20 @@ public struct DirectorySlice: Sendable, Equatable {
     }
 
     /// Blocking: reads the slice of `directory` after `after`, then, while the limits leave
-    /// room, its subdirectories depth first, each whole or until the limits end it: a subtree
+    /// room, its subdirectories depth first, then each of `more` and its subdirectories the
+    /// same way, each whole or until the limits end it: a subtree
     /// of many small folders is one piece of work, not one per folder. The limits hold for all
     /// the slices together, and at most `maxDirectories` are read. A subdirectory named by a
-    /// slice and not read as one of its own (no room, another file system, unreadable) is left
-    /// to the caller. `exclude` is a path relative to the root, left out wherever it lies.
+    /// slice, or one of `more`, not read as one of its own (no room, another file system,
+    /// unreadable) is left to the caller. `exclude` is a path relative to the root, left out wherever it lies.
     /// Throws only when `directory` itself cannot be read.
     public static func walk(
-        root: BytePath, directory: BytePath, after: [UInt8]?, exclude: BytePath?, limits: Limits, maxDirectories: Int,
-        sameDeviceAsRoot: Bool = false
+        root: BytePath, directory: BytePath, after: [UInt8]?, then more: [BytePath] = [], exclude: BytePath?, limits: Limits,
+        maxDirectories: Int, sameDeviceAsRoot: Bool = false
     ) throws(Refusal) -> [DirectorySlice] {
         var slices: [DirectorySlice] = []
-        var pending: [(directory: BytePath, after: [UInt8]?)] = [(directory, after)]
+        // A stack: `directory` first, then its subdirectories depth first, then each of `more` so.
+        var pending: [(directory: BytePath, after: [UInt8]?)] = more.reversed().map { ($0, nil) } + [(directory, after)]
         var totals = (small: 0, large: 0, subdirectories: 0, notes: 0, bytes: UInt64(0))
         while let next = pending.popLast(), slices.count < max(1, maxDirectories) {
             let most = max(totals.small, totals.large, totals.subdirectories, totals.notes)

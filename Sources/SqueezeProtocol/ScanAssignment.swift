@@ -38,6 +38,9 @@ public struct ScanAssignment: Sendable, Equatable {
     public var directory: [UInt8]
     /// The slice starts after this name; empty for the directory's first slice.
     public var after: [UInt8]
+    /// Further directories (relative to `root`) to read from their start once `directory` is
+    /// done, while the limits leave room; at most `maxScanSections`.
+    public var more: [[UInt8]] = []
     /// A path relative to `root` to leave out wherever the scan meets it (the destination,
     /// inside the source); empty for none.
     public var exclude: [UInt8]

@@ -39,8 +39,10 @@ extension WireCodec {
     /// mtime (2), inode, permissions, path, piece length.
     static let maxBatchCheckTable = 8 + 8 + 8 + 8 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path + 8)
     /// Job, item, attempt, engine, level, header level, flags, small-file bytes, entries, small
-    /// bytes, workspace, root, destination, directory, after (a name), exclude (a path).
+    /// bytes, workspace, root, destination, directory, after (a name), exclude (a path), count
+    /// and further directories (fewer than `maxScanSections`).
     static let maxScanTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + 8 + 4 + 8 + path * 5 + string(ProtocolLimits.maxNameBytes)
+        + 4 + (ProtocolLimits.maxScanSections - 1) * path
     /// Job, item, attempt, outcome, reason, section count; per section (at most
     /// `maxScanSections`) directory, resume name and four list counts; and over all sections at
     /// most `maxBlocksPerItem` entries of each list: files (size, mtime (2), inode,

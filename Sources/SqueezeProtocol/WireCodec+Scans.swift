@@ -21,6 +21,8 @@ extension WireCodec {
         writeBytes(scan.directory, to: &writer)
         writeBytes(scan.after, to: &writer)
         writeBytes(scan.exclude, to: &writer)
+        writer.write(UInt32(scan.more.count))
+        for directory in scan.more { writeBytes(directory, to: &writer) }
         return writer.bytes
     }
 
@@ -54,12 +56,21 @@ extension WireCodec {
         guard after.isEmpty || ScanReport.isEntryName(after) else { throw .malformed("after is not a name") }
         let exclude = try readBytes(&reader, limit: ProtocolLimits.maxPathBytes, "exclude")
         guard exclude.isEmpty || BatchFile.isRelativePath(exclude) else { throw .malformed("exclude is not a relative path inside the root") }
+        let moreCount = Int(try reader.read(UInt32.self, "more count"))
+        guard moreCount < ProtocolLimits.maxScanSections else { throw .tooMany("more count", count: moreCount, limit: ProtocolLimits.maxScanSections - 1) }
+        var more: [[UInt8]] = []
+        for _ in 0..<moreCount {
+            let path = try readBytes(&reader, limit: ProtocolLimits.maxPathBytes, "more directory")
+            guard BatchFile.isRelativePath(path) else { throw .malformed("more directory is not a relative path inside the root") }
+            more.append(path)
+        }
         try reader.expectEnd("scan table")
         var scan = ScanAssignment(
             jobID: job, itemID: item, attempt: attempt, setting: setting, headerLevel: headerLevel, syncPieces: flags & 1 != 0,
             smallFileBytes: smallFileBytes, maxEntries: entries, maxSmallBytes: smallBytes, workspace: workspace, root: root,
             destination: destination, directory: directory, after: after, exclude: exclude)
         scan.view = SharedView(flagBits: flags)
+        scan.more = more
         return scan
     }
 

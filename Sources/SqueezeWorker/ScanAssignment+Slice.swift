@@ -14,7 +14,7 @@ extension ScanAssignment {
         do {
             slices = try DirectorySlice.walk(
                 root: root, directory: BytePath(bytes: directory), after: after.isEmpty ? nil : after,
-                exclude: exclude.isEmpty ? nil : BytePath(bytes: exclude),
+                then: more.map { BytePath(bytes: $0) }, exclude: exclude.isEmpty ? nil : BytePath(bytes: exclude),
                 limits: DirectorySlice.Limits(smallFileBytes: smallFileBytes, maxEntries: maxEntries, maxSmallBytes: maxSmallBytes),
                 maxDirectories: ProtocolLimits.maxScanSections, sameDeviceAsRoot: true)
         } catch {

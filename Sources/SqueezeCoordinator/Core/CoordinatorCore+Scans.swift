@@ -19,11 +19,23 @@ extension CoordinatorCore {
             && workers[peer]?.view(for: id) == .same
     }
 
-    /// Scan items for `slices` (counted as outstanding until listed).
+    /// Scan items for `slices` (counted as outstanding until listed): directories to read from
+    /// their start go out `scanGroup` to an item, the first with the rest as its `more`.
     mutating func scanItems(for slices: [ScanSlice], in job: inout JobRecord) -> [PlannedItem] {
-        job.scansOutstanding += slices.count
-        return slices.map { job.planner.scanItem($0, bytes: scanBytes) }
+        // The rest of a directory goes alone; directories from their start, in groups.
+        var grouped = slices.filter { $0.after != nil || !$0.more.isEmpty }
+        let fresh = slices.filter { $0.after == nil && $0.more.isEmpty }.map(\.directory)
+        for start in stride(from: 0, to: fresh.count, by: Self.scanGroup) {
+            let group = fresh[start..<min(start + Self.scanGroup, fresh.count)]
+            grouped.append(ScanSlice(directory: group[group.startIndex], after: nil, more: Array(group.dropFirst())))
+        }
+        job.scansOutstanding += grouped.count
+        return grouped.map { job.planner.scanItem($0, bytes: scanBytes) }
     }
+
+    /// Directories one scan item names at most: a worker reads them in turn while its limits
+    /// leave room, and those it did not reach come back as scans of their own.
+    static let scanGroup = 64
 
     /// The bytes of one-block files a worker's slice stops at: an item's, and never so many
     /// that one more file could take it past what a `scanned` may hold.
@@ -45,12 +57,13 @@ extension CoordinatorCore {
         }
         let attempt = nextAttempt.take()
         jobs[key.job]?.attempts[key.item, default: [:]][assignment.worker] = attempt
-        let scan = ScanAssignment(
+        var scan = ScanAssignment(
             jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
             syncPieces: !worker.sharesKernel, smallFileBytes: UInt64(job.planner.blockSize),
             maxEntries: min(max(1, configuration.scanBatchFiles), ProtocolLimits.maxBlocksPerItem), maxSmallBytes: UInt64(scanBytes),
             workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, destination: job.destination.bytes,
-            directory: slice.directory.bytes, after: slice.after ?? [], exclude: slice.excluded(job.walkExclude) ?? [])
+            directory: slice.directory.bytes, after: slice.after ?? [], exclude: job.walkExclude?.bytes ?? [])
+        scan.more = slice.more.map(\.bytes)
         if traces[key.job] != nil { traceDispatch(assignment, blocks: 0, bytes: 0) }
         metrics.scansByWorkers.increment()
         send(.scan(scan), to: assignment.worker)
@@ -138,6 +151,8 @@ extension CoordinatorCore {
             }
             if !section.resumeAfter.isEmpty { slices.append(ScanSlice(directory: directory, after: section.resumeAfter)) }
         }
+        // The slice's further directories the worker did not reach go out again.
+        for directory in slice.more where !read.contains(directory.bytes) { slices.append(ScanSlice(directory: directory, after: nil)) }
         for section in report.sections {
             large += plannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), from: job.filesPlanned + small.count + large.count, job: job)
         }

@@ -180,6 +180,7 @@ enum JobPreparer {
             var batch = PreparedBatch()
             batch.fromSlice = true
             batch.failed = [EntryNote(path: slice.directory.display, reason: reason)]
+            batch.slices = slice.more.map { ScanSlice(directory: $0, after: nil) }
             return batch
         }
         var scan = ScanResult()
@@ -190,6 +191,8 @@ enum JobPreparer {
         batch.fromSlice = true
         batch.slices = read.subdirectories.map { ScanSlice(directory: $0, after: nil) }
         if let after = read.resumeAfter { batch.slices.append(ScanSlice(directory: slice.directory, after: after)) }
+        // A group's further directories: listed as slices of their own.
+        batch.slices += slice.more.map { ScanSlice(directory: $0, after: nil) }
         return batch
     }
 

@@ -16,11 +16,11 @@ enum ScanListingRules {
         guard report.outcome == .listed else { return nil }
         guard let first = report.sections.first else { return "no section" }
         guard first.directory == slice.directory.bytes else { return "the first section is not the slice's directory" }
-        // Subdirectories named so far and not yet read as a section of their own.
-        var named = Set<[UInt8]>()
+        // Directories the slice or its sections named and not yet read as a section of their own.
+        var named = Set(slice.more.map(\.bytes))
         for (position, section) in report.sections.enumerated() {
             if position > 0 {
-                guard named.remove(section.directory) != nil else { return "a section of a directory no earlier section names" }
+                guard named.remove(section.directory) != nil else { return "a section of a directory neither the slice nor an earlier section names" }
             }
             let directory = BytePath(bytes: section.directory)
             if let defect = defect(

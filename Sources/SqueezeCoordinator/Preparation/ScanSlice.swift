@@ -7,6 +7,9 @@ struct ScanSlice: Sendable, Equatable {
     var directory: BytePath
     /// The slice's entries come after this name; nil for the directory's first slice.
     var after: [UInt8]?
+    /// Further directories to read from their start once this one is done: siblings found
+    /// together go out together, so a folder of many small folders is a few items.
+    var more: [BytePath] = []
 }
 
 extension ScanSlice {

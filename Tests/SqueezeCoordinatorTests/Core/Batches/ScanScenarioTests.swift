@@ -66,10 +66,12 @@ struct ScanScenarioTests {
         defer { harness.cleanUp() }
         #expect(harness.core.jobs[job]?.walker == nil && harness.core.jobs[job]?.sliced == true)
         let scans = Self.scans(in: started)
-        #expect(scans.map { String(decoding: $0.scan.directory, as: UTF8.self) }.sorted() == ["sub", "sub2"])
-        #expect(harness.core.jobs[job]?.scansOutstanding == 2)
+        // The root's two folders go as one item: the first, then the other.
+        #expect(scans.map { String(decoding: $0.scan.directory, as: UTF8.self) } == ["sub"])
+        #expect(scans.first?.scan.more == [Array("sub2".utf8)])
+        #expect(harness.core.jobs[job]?.scansOutstanding == 1)
         #expect(harness.core.jobs[job]?.scanComplete == false)
-        let sub = try #require(scans.first { $0.scan.directory == Array("sub".utf8) })
+        let sub = try #require(scans.first)
         #expect(sub.scan.root == harness.core.jobs[job]?.sourceRoot.bytes && sub.scan.destination == harness.core.jobs[job]?.destination.bytes)
         #expect(sub.scan.smallFileBytes == 4096 && sub.scan.after.isEmpty)
 
@@ -78,7 +80,7 @@ struct ScanScenarioTests {
             sub.scan, small: [Self.file("a", size: 10), Self.file("b", size: 20)], large: [Self.file("c", size: 3 * 4096)],
             subdirectories: ["d"], resume: "m", from: sub.peer), at: .milliseconds(1))
         let record = try #require(harness.core.jobs[job])
-        #expect(record.scansOutstanding == 3, "sub2, sub/d and the rest of sub")
+        #expect(record.scansOutstanding == 2, "the rest of sub; sub/d with sub2, which the worker did not reach")
         #expect(record.open.count == 1, "only the large file is open")
         #expect(record.open.values.first?.plan.relativePath == BytePath("sub/c"))
         #expect(record.open.values.first?.plan.stamp.device == record.rootDevice, "stamped with the root's device")
@@ -89,6 +91,7 @@ struct ScanScenarioTests {
         let more = Self.scans(in: answered)
         #expect(Set(more.map { "\(String(decoding: $0.scan.directory, as: UTF8.self)) after \(String(decoding: $0.scan.after, as: UTF8.self))" })
             == ["sub/d after ", "sub after m"])
+        #expect(more.first { $0.scan.directory == Array("sub/d".utf8) }?.scan.more == [Array("sub2".utf8)])
 
         // The batch published: its two files are done, counted, not held.
         let done = harness.handle(.workerMessage(.published(PublishReport(
@@ -173,8 +176,10 @@ struct ScanScenarioTests {
         let destination = try #require(harness.core.jobs[job]?.destination)
         #expect(grant.members.map { String(decoding: $0.output, as: UTF8.self) }
             == ["sub/a", "sub/d/b"].map { destination.appending(BytePath($0)).display + ".gz" })
-        #expect(Set(Self.scans(in: answered).map { String(decoding: $0.scan.directory, as: UTF8.self) }) == ["sub/e", "sub/d/f"])
-        #expect(harness.core.jobs[job]?.scansOutstanding == 3, "sub2, sub/e, sub/d/f")
+        let next = Self.scans(in: answered)
+        #expect(next.map { String(decoding: $0.scan.directory, as: UTF8.self) } == ["sub/e"])
+        #expect(next.first?.scan.more == [Array("sub/d/f".utf8), Array("sub2".utf8)], "what it did not read, then what it did not reach")
+        #expect(harness.core.jobs[job]?.scansOutstanding == 1)
     }
 
     @Test("a worker that does not take scans: the coordinator lists the slices it is assigned")
@@ -182,14 +187,21 @@ struct ScanScenarioTests {
         var (harness, job, started) = try Self.slicedJob(scans: false)
         defer { harness.cleanUp() }
         #expect(Self.scans(in: started).isEmpty)
-        let requests = started.compactMap { if case .scan(let request) = $0 { request } else { nil } }
-        #expect(requests.compactMap(\.slice).map(\.directory.display).sorted() == ["sub", "sub2"])
-        #expect(harness.core.jobs[job]?.scansOutstanding == 2)
-        for request in requests {
-            let batch = try JobPreparer.nextSlice(try #require(request.slice), exclude: request.exclude, context: request.context, lastCreated: nil)
-            #expect(batch.files.map(\.relativePath.display) == [request.slice?.directory.display ?? "?"].map { $0 + "/x" })
-            harness.handle(.scanned(job, batch), at: .milliseconds(1))
+        var effects = started
+        var listed: [String] = []
+        for step in 1...10 {
+            let requests = effects.compactMap { if case .scan(let request) = $0 { request } else { nil } }
+            guard !requests.isEmpty else { break }
+            effects = []
+            for request in requests {
+                let slice = try #require(request.slice)
+                listed.append(slice.directory.display)
+                let batch = try JobPreparer.nextSlice(slice, exclude: request.exclude, context: request.context, lastCreated: nil)
+                #expect(batch.files.map(\.relativePath.display) == [slice.directory.display + "/x"])
+                effects += harness.handle(.scanned(job, batch), at: .milliseconds(step))
+            }
         }
+        #expect(listed == ["sub", "sub2"], "the group's first, then the rest it handed back")
         #expect(harness.core.jobs[job]?.scansOutstanding == 0 && harness.core.jobs[job]?.filesPlanned == 3)
         #expect(harness.core.jobs[job]?.scanComplete == true)
     }
@@ -210,17 +222,14 @@ struct ScanScenarioTests {
         #expect(harness.core.jobs[job]?.filesPlanned == 2)
     }
 
-    @Test("a directory a worker could not list, or on another file system, the coordinator lists")
-    func unlistedByTheWorker() throws {
+    @Test("a directory a worker could not list, or on another file system, the coordinator lists", arguments: [ScanOutcome.unreadable, .otherFileSystem])
+    func unlistedByTheWorker(outcome: ScanOutcome) throws {
         var (harness, job, started) = try Self.slicedJob()
         defer { harness.cleanUp() }
-        let scans = Self.scans(in: started)
-        for (position, scan) in scans.enumerated() {
-            let effects = harness.handle(
-                Self.listing(scan.scan, outcome: position == 0 ? .unreadable : .otherFileSystem, from: scan.peer), at: .milliseconds(position + 1))
-            let local = effects.compactMap { if case .scan(let request) = $0 { request.slice } else { nil } }
-            #expect(local.map(\.directory.bytes) == [scan.scan.directory])
-        }
-        #expect(harness.core.jobs[job]?.scansOutstanding == 2, "still outstanding until the coordinator has listed them")
+        let scan = try #require(Self.scans(in: started).first)
+        let effects = harness.handle(Self.listing(scan.scan, outcome: outcome, from: scan.peer), at: .milliseconds(1))
+        let local = effects.compactMap { if case .scan(let request) = $0 { request.slice } else { nil } }
+        #expect(local.map(\.directory.bytes) == [scan.scan.directory] && local.first?.more.map(\.bytes) == scan.scan.more)
+        #expect(harness.core.jobs[job]?.scansOutstanding == 1, "still outstanding until the coordinator has listed it")
     }
 }
