@@ -22,11 +22,15 @@ extension CoordinatorCore {
     /// Scan items for `slices` (counted as outstanding until listed): directories to read from
     /// their start go out `scanGroup` to an item, the first with the rest as its `more`.
     mutating func scanItems(for slices: [ScanSlice], in job: inout JobRecord) -> [PlannedItem] {
-        // The rest of a directory goes alone; directories from their start, in groups.
+        // The rest of a directory goes alone; directories from their start, in groups: at most
+        // `scanGroup` to an item, and never fewer items than two a worker slot, so every
+        // worker has a folder to read while the first ones are read.
         var grouped = slices.filter { $0.after != nil || !$0.more.isEmpty }
         let fresh = slices.filter { $0.after == nil && $0.more.isEmpty }.map(\.directory)
-        for start in stride(from: 0, to: fresh.count, by: Self.scanGroup) {
-            let group = fresh[start..<min(start + Self.scanGroup, fresh.count)]
+        let items = max(1, min(fresh.count, 2 * max(1, workers.slots)))
+        let size = min(Self.scanGroup, (fresh.count + items - 1) / items)
+        for start in stride(from: 0, to: fresh.count, by: max(1, size)) {
+            let group = fresh[start..<min(start + max(1, size), fresh.count)]
             grouped.append(ScanSlice(directory: group[group.startIndex], after: nil, more: Array(group.dropFirst())))
         }
         job.scansOutstanding += grouped.count

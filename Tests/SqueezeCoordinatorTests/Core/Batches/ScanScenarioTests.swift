@@ -66,12 +66,12 @@ struct ScanScenarioTests {
         defer { harness.cleanUp() }
         #expect(harness.core.jobs[job]?.walker == nil && harness.core.jobs[job]?.sliced == true)
         let scans = Self.scans(in: started)
-        // The root's two folders go as one item: the first, then the other.
-        #expect(scans.map { String(decoding: $0.scan.directory, as: UTF8.self) } == ["sub"])
-        #expect(scans.first?.scan.more == [Array("sub2".utf8)])
-        #expect(harness.core.jobs[job]?.scansOutstanding == 1)
+        // Two folders, eight worker slots: an item each.
+        #expect(scans.map { String(decoding: $0.scan.directory, as: UTF8.self) }.sorted() == ["sub", "sub2"])
+        #expect(scans.allSatisfy { $0.scan.more.isEmpty })
+        #expect(harness.core.jobs[job]?.scansOutstanding == 2)
         #expect(harness.core.jobs[job]?.scanComplete == false)
-        let sub = try #require(scans.first)
+        let sub = try #require(scans.first { $0.scan.directory == Array("sub".utf8) })
         #expect(sub.scan.root == harness.core.jobs[job]?.sourceRoot.bytes && sub.scan.destination == harness.core.jobs[job]?.destination.bytes)
         #expect(sub.scan.smallFileBytes == 4096 && sub.scan.after.isEmpty)
 
@@ -80,7 +80,7 @@ struct ScanScenarioTests {
             sub.scan, small: [Self.file("a", size: 10), Self.file("b", size: 20)], large: [Self.file("c", size: 3 * 4096)],
             subdirectories: ["d"], resume: "m", from: sub.peer), at: .milliseconds(1))
         let record = try #require(harness.core.jobs[job])
-        #expect(record.scansOutstanding == 2, "the rest of sub; sub/d with sub2, which the worker did not reach")
+        #expect(record.scansOutstanding == 3, "sub2, sub/d and the rest of sub")
         #expect(record.open.count == 1, "only the large file is open")
         #expect(record.open.values.first?.plan.relativePath == BytePath("sub/c"))
         #expect(record.open.values.first?.plan.stamp.device == record.rootDevice, "stamped with the root's device")
@@ -91,7 +91,6 @@ struct ScanScenarioTests {
         let more = Self.scans(in: answered)
         #expect(Set(more.map { "\(String(decoding: $0.scan.directory, as: UTF8.self)) after \(String(decoding: $0.scan.after, as: UTF8.self))" })
             == ["sub/d after ", "sub after m"])
-        #expect(more.first { $0.scan.directory == Array("sub/d".utf8) }?.scan.more == [Array("sub2".utf8)])
 
         // The batch published: its two files are done, counted, not held.
         let done = harness.handle(.workerMessage(.published(PublishReport(
@@ -176,10 +175,8 @@ struct ScanScenarioTests {
         let destination = try #require(harness.core.jobs[job]?.destination)
         #expect(grant.members.map { String(decoding: $0.output, as: UTF8.self) }
             == ["sub/a", "sub/d/b"].map { destination.appending(BytePath($0)).display + ".gz" })
-        let next = Self.scans(in: answered)
-        #expect(next.map { String(decoding: $0.scan.directory, as: UTF8.self) } == ["sub/e"])
-        #expect(next.first?.scan.more == [Array("sub/d/f".utf8), Array("sub2".utf8)], "what it did not read, then what it did not reach")
-        #expect(harness.core.jobs[job]?.scansOutstanding == 1)
+        #expect(Set(Self.scans(in: answered).map { String(decoding: $0.scan.directory, as: UTF8.self) }) == ["sub/e", "sub/d/f"])
+        #expect(harness.core.jobs[job]?.scansOutstanding == 3, "sub2, sub/e, sub/d/f")
     }
 
     @Test("a worker that does not take scans: the coordinator lists the slices it is assigned")
@@ -201,7 +198,7 @@ struct ScanScenarioTests {
                 effects += harness.handle(.scanned(job, batch), at: .milliseconds(step))
             }
         }
-        #expect(listed == ["sub", "sub2"], "the group's first, then the rest it handed back")
+        #expect(listed.sorted() == ["sub", "sub2"])
         #expect(harness.core.jobs[job]?.scansOutstanding == 0 && harness.core.jobs[job]?.filesPlanned == 3)
         #expect(harness.core.jobs[job]?.scanComplete == true)
     }
@@ -230,6 +227,34 @@ struct ScanScenarioTests {
         let effects = harness.handle(Self.listing(scan.scan, outcome: outcome, from: scan.peer), at: .milliseconds(1))
         let local = effects.compactMap { if case .scan(let request) = $0 { request.slice } else { nil } }
         #expect(local.map(\.directory.bytes) == [scan.scan.directory] && local.first?.more.map(\.bytes) == scan.scan.more)
-        #expect(harness.core.jobs[job]?.scansOutstanding == 1, "still outstanding until the coordinator has listed it")
+        #expect(harness.core.jobs[job]?.scansOutstanding == 2, "still outstanding until the coordinator has listed it")
+    }
+
+    @Test("folders found together go out in groups, two items a worker slot at least; what a worker did not reach goes out again")
+    func foldersGoInGroups() throws {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 16 * 1024
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 1, storage: .shared, capabilities: Self.capabilities, pid: 1)
+        harness.register(b, slots: 1, storage: .shared, capabilities: Self.capabilities, pid: 2)
+        let folders = (0..<10).map { "d\($0)" }
+        let (job, started) = try harness.startJob(sizes: [100], sliced: true) { source in
+            for folder in folders {
+                try FileManager.default.createDirectory(atPath: source + "/" + folder, withIntermediateDirectories: true)
+            }
+        }
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.scansOutstanding == 4, "10 folders, 2 slots: 4 items of at most 3")
+        let scans = Self.scans(in: started)
+        #expect(!scans.isEmpty && scans.allSatisfy { $0.scan.more.count <= 2 })
+        let first = try #require(scans.first)
+        #expect(first.scan.more.count == 2)
+        // The worker read the first folder only: the two it did not reach go out again.
+        harness.handle(Self.listing(first.scan, from: first.peer), at: .milliseconds(1))
+        let planned = (harness.core.jobs[job]?.items.values.compactMap(\.scan) ?? []).flatMap { [$0.directory] + $0.more }.map(\.bytes)
+        #expect(Set(planned).isSuperset(of: Set(first.scan.more)), "\(planned.map { String(decoding: $0, as: UTF8.self) })")
+        #expect(!planned.contains(first.scan.directory))
+        #expect(harness.core.jobs[job]?.scansOutstanding == 4 - 1 + 2, "two folders, two items")
     }
 }
