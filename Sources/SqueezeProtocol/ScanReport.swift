@@ -14,7 +14,8 @@ public struct ScanReport: Sendable, Equatable {
     public var reason: String
     /// What each directory read holds; none unless `listed`.
     public var sections: [ScanSection]
-    /// The small files' pieces; nil when there are none.
+    /// The small files' pieces; nil when there are none, or when they follow in a `resultRef`
+    /// of the same item and attempt.
     public var result: RefResult?
 
     /// Creates a report.

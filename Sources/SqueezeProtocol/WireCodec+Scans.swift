@@ -116,8 +116,8 @@ extension WireCodec {
 
     /// A `scanned`: at most `maxScanSections` sections, every name one component, each kind of
     /// entry at most `maxBlocksPerItem` over all sections, the small files within one item's
-    /// bytes, and the pieces' table exactly when there are small files, for the same item and
-    /// attempt.
+    /// bytes, and a pieces' table only when there are small files, for the same item and
+    /// attempt, with a piece for each.
     static func scanned(_ parts: [ZMQFrame]) throws(ProtocolError) -> ScanReport {
         guard parts.count == 1 || parts.count == 2 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
@@ -136,7 +136,8 @@ extension WireCodec {
         for _ in 0..<sectionCount { sections.append(try section(&reader, totals: &totals)) }
         try reader.expectEnd("scanned table")
         guard outcome == .listed || sections.isEmpty else { throw .malformed("a scan not listed lists entries") }
-        guard (totals.small == 0) == (parts.count == 1) else { throw .frameCount(expected: totals.small == 0 ? 2 : 3, actual: parts.count + 1) }
+        // The pieces come with the listing, or later in a `resultRef`; never without small files.
+        guard totals.small > 0 || parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var report = ScanReport(jobID: job, itemID: item, attempt: attempt, outcome: outcome, reason: reason, sections: sections)
         if parts.count == 2 {
             let result = try resultRef([parts[1]])

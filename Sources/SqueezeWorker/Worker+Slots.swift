@@ -56,7 +56,7 @@ extension Worker {
                 let answer: WireMessage? = switch item {
                 case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.result)
                 case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.resultRef)
-                case .scan(let scan): try Self.scan(scan, compressor: compressor, phases: &phases, shouldStop: stop)
+                case .scan(let scan): try self.scan(scan, compressor: compressor, phases: &phases, shouldStop: stop)
                 }
                 return (answer, phases)
             }
@@ -76,16 +76,20 @@ extension Worker {
         metrics.count(answer, startedAt: startedAt, phases: phases)
     }
 
-    /// Blocking: lists a slice, compresses its small files as a batch, and answers with both
-    /// (nil when told to stop).
-    private static func scan(
+    /// Blocking: lists a slice and compresses its small files as a batch. The listing leaves
+    /// at once, before the files are compressed, so the coordinator plans what it found
+    /// meanwhile, and the answer is the batch's `resultRef`; with no session to send it on, the
+    /// answer is one `scanned` with the pieces. Nil when told to stop.
+    private func scan(
         _ scan: ScanAssignment, compressor: SlotCompressor, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool
     ) throws -> WireMessage? {
         var (report, batch) = phases.time(\.readMicros) { scan.list() }
-        if let batch {
-            guard let result = try compressor.compress(batch.reference, phases: &phases, shouldStop: shouldStop) else { return nil }
-            report.result = result
-        }
+        guard let batch else { return .scanned(report) }
+        let session = state.withLockedValue { $0.registered ? $0.session : nil }
+        session?.send(ZMQMessage(WireCodec.encode(.scanned(report))))
+        guard let result = try compressor.compress(batch.reference, phases: &phases, shouldStop: shouldStop) else { return nil }
+        if session != nil { return .resultRef(result) }
+        report.result = result
         return .scanned(report)
     }
 

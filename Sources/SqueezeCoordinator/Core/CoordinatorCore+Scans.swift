@@ -90,7 +90,8 @@ extension CoordinatorCore {
     /// A worker's `scanned`. From the worker holding the scan item, for the attempt it was
     /// given, and well formed for its slice: its files join the job, its subdirectories and
     /// the rest of its directory become scan items, and the item becomes a batch of its
-    /// one-block files whose pieces are the worker's answer. A directory the worker could not
+    /// one-block files whose pieces are the worker's answer (in the `scanned`, or in the
+    /// `resultRef` that follows it). A directory the worker could not
     /// list (or on another file system) the coordinator lists itself. A listing that breaks
     /// the slice's rules is refused: the item goes to another worker.
     mutating func scannedByWorker(_ report: ScanReport, from peer: PeerID) {
@@ -178,6 +179,8 @@ extension CoordinatorCore {
         if let result = report.result {
             // The batch's answer: checked, granted and published as any batch's.
             if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+        } else if !small.isEmpty {
+            // Its pieces follow in a `resultRef`: meanwhile the item is a batch its worker holds.
         } else {
             if let since = scheduler.heldSince(key, by: peer) { CoordinatorMetrics.record(now - since, in: metrics.itemDuration) }
             _ = scheduler.complete(key, from: peer, now: now)

@@ -46,7 +46,7 @@ struct ScanScenarioTests {
     /// one section, or in the sections given.
     private static func listing(
         _ scan: ScanAssignment, small: [BatchFile] = [], large: [BatchFile] = [], subdirectories: [String] = [], resume: String = "",
-        outcome: ScanOutcome = .listed, sections more: [ScanSection] = [], from peer: PeerID = a
+        outcome: ScanOutcome = .listed, sections more: [ScanSection] = [], piecesLater: Bool = false, from peer: PeerID = a
     ) -> CoordinatorEvent {
         let sections = [ScanSection(
             directory: scan.directory, resumeAfter: Array(resume.utf8), smallFiles: small, largeFiles: large,
@@ -57,7 +57,7 @@ struct ScanScenarioTests {
             pieces: allSmall.map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
         return .workerMessage(.scanned(ScanReport(
             jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt, outcome: outcome, sections: outcome == .listed ? sections : [],
-            result: outcome == .listed ? result : nil)), from: peer, origin: nil)
+            result: outcome == .listed && !piecesLater ? result : nil)), from: peer, origin: nil)
     }
 
     @Test("the root is listed at the start; its subdirectories go to workers as scans, whose listings become batches, plans and more scans")
@@ -256,5 +256,25 @@ struct ScanScenarioTests {
         #expect(Set(planned).isSuperset(of: Set(first.scan.more)), "\(planned.map { String(decoding: $0, as: UTF8.self) })")
         #expect(!planned.contains(first.scan.directory))
         #expect(harness.core.jobs[job]?.scansOutstanding == 4 - 1 + 2, "two folders, two items")
+    }
+
+    @Test("a listing whose pieces follow: the item is a batch its worker holds, and its resultRef is the batch's answer")
+    func piecesFollowTheListing() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let sub = try #require(Self.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let small = [Self.file("a", size: 10), Self.file("b", size: 20)]
+        let listed = harness.handle(Self.listing(sub.scan, small: small, large: [Self.file("c", size: 3 * 4096)], piecesLater: true, from: sub.peer),
+                                    at: .milliseconds(1))
+        #expect(listed.sent.allSatisfy { if case .publish = $0.message { false } else { true } }, "nothing to grant before the pieces")
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.items[ItemID(sub.scan.itemID)]?.files?.count == 2 && record.items[ItemID(sub.scan.itemID)]?.scan == nil)
+        #expect(record.open.count == 1, "the large file is planned at once")
+        #expect(harness.core.scheduler.heldSince(ItemKey(job: job, item: ItemID(sub.scan.itemID)), by: sub.peer) != nil, "still held")
+        let answered = harness.handle(.workerMessage(.resultRef(RefResult(
+            jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
+            pieces: small.map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })), from: sub.peer, origin: nil), at: .milliseconds(2))
+        let grant = try #require(answered.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }.first)
+        #expect(grant.members.count == 2 && grant.attempt == sub.scan.attempt)
     }
 }
