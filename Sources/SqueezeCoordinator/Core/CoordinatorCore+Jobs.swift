@@ -69,8 +69,9 @@ extension CoordinatorCore {
             if batch.fromSlice { job.scansOutstanding -= 1 }
         }
         // Scan items first: they find the rest of the work (and the job's totals), so they go
-        // out before the files found with them.
+        // out before the files found with them, and before any item already waiting.
         var items = scanItems(for: batch.slices, in: &job)
+        let scans = items.count
         items += job.planner.add(files)
         if batch.finished || (job.sliced && job.scansOutstanding == 0) {
             job.walker = nil
@@ -82,7 +83,7 @@ extension CoordinatorCore {
         job.dirty = true
         let window = self.window(for: job)
         jobs[id] = job
-        scheduler.addItems(id, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
+        scheduler.addItems(id, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) }, urgent: scans)
         for peer in workers.peers { assignStorage(worker: peer, job: id) }
         checkFinished(id)
         pump()

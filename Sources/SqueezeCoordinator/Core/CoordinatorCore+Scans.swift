@@ -162,6 +162,7 @@ extension CoordinatorCore {
             large += plannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), from: job.filesPlanned + small.count + large.count, job: job)
         }
         var items = scanItems(for: slices, in: &job)
+        let scans = items.count
         items += job.planner.add(large)
         job.scansOutstanding -= 1
         if job.scansOutstanding == 0 { items += job.planner.flush() }
@@ -175,7 +176,8 @@ extension CoordinatorCore {
         traces[key.job]?.queued(items.lazy.map(\.id), at: micros)
         let window = self.window(for: job)
         jobs[key.job] = job
-        scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
+        // Scans go before the items already waiting: they find the rest of the work.
+        scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) }, urgent: scans)
         if let result = report.result {
             // The batch's answer: checked, granted and published as any batch's.
             if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }

@@ -182,15 +182,16 @@ struct Scheduler: Sendable {
     }
 
     /// Appends `count` newly planned items to job `id` (the next ids), of `bytes` uncompressed
-    /// bytes each (for their deadlines; missing: unknown), and sets its window.
-    mutating func addItems(_ id: JobID, count: Int, window: Int, bytes: [UInt64] = []) {
-        jobs[id]?.add(items: count, bytes: bytes)
+    /// bytes each (for their deadlines; missing: unknown), the first `urgent` of them before
+    /// the job's waiting items, and sets its window.
+    mutating func addItems(_ id: JobID, count: Int, window: Int, bytes: [UInt64] = [], urgent: Int = 0) {
+        jobs[id]?.add(items: count, bytes: bytes, urgent: urgent)
         jobs[id]?.setWindow(window)
     }
 
     /// Items of job `id` planned and not yet sent (retries aside): the scan plans more when
     /// few are left.
-    func unsent(of id: JobID) -> Int { jobs[id]?.pending.count ?? 0 }
+    func unsent(of id: JobID) -> Int { jobs[id].map { $0.urgent.count + $0.pending.count } ?? 0 }
 
     /// Ends a job (finished, cancelled or failed). Returns the workers that held its items,
     /// which should be told to drop them; their credit is free again.

@@ -13,6 +13,10 @@ struct SchedulerJob: Sendable {
     private(set) var window: Int
     /// Items not yet sent, in plan order.
     var pending: Deque<ItemID>
+    /// Items not yet sent that go before `pending` when the window allows (scans, which find
+    /// the rest of the work), in plan order. Kept apart, so one beyond the window never holds
+    /// back the items before it.
+    var urgent = Deque<ItemID>()
     /// Items to send again (their worker died or their result was refused); before `pending`.
     var retry = Deque<ItemID>()
     /// Items planned so far: ids `0..<planned`.
@@ -41,10 +45,13 @@ struct SchedulerJob: Sendable {
     }
 
     /// Appends `count` newly planned items (the next ids), of `bytes` each in order (missing
-    /// sizes are unknown).
-    mutating func add(items count: Int, bytes: [UInt64] = []) {
+    /// sizes are unknown); the first `urgent` of them go before every item waiting (scans,
+    /// which find the rest of the work).
+    mutating func add(items count: Int, bytes: [UInt64] = [], urgent: Int = 0) {
         guard count > 0 else { return }
-        pending.append(contentsOf: planned..<planned.advanced(by: count))
+        let first = min(max(0, urgent), count)
+        self.urgent.append(contentsOf: planned..<planned.advanced(by: first))
+        pending.append(contentsOf: planned.advanced(by: first)..<planned.advanced(by: count))
         flags.append(contentsOf: repeatElement(0, count: count))
         sizes.append(contentsOf: (0..<count).lazy.map { $0 < bytes.count ? bytes[$0] : 0 })
         planned = planned.advanced(by: count)
@@ -73,16 +80,21 @@ struct SchedulerJob: Sendable {
     /// Whether every planned item is written.
     var allWritten: Bool { lowWater == planned }
 
-    /// Whether the next pending item is inside the dispatch window.
+    /// Whether the next urgent or pending item is inside the dispatch window.
     var canDispatchPending: Bool {
-        guard let next = pending.first else { return false }
-        return next < lowWater.advanced(by: window)
+        let limit = lowWater.advanced(by: window)
+        return (urgent.first.map { $0 < limit } ?? false) || (pending.first.map { $0 < limit } ?? false)
     }
 
     /// The next item never sent, within the window, left in the queue (items answered meanwhile
-    /// are dropped); nil when there is none.
+    /// are dropped): an urgent one first; nil when there is none.
     mutating func peekPending() -> ItemID? {
-        while canDispatchPending, let item = pending.first {
+        let limit = lowWater.advanced(by: window)
+        while let item = urgent.first, item < limit {
+            if !isDone(item) { return item }
+            urgent.removeFirst()
+        }
+        while let item = pending.first, item < limit {
             if !isDone(item) { return item }
             pending.removeFirst()
         }
@@ -104,7 +116,7 @@ struct SchedulerJob: Sendable {
     }
 
     /// Items waiting to be sent: never sent, or to send again.
-    var queuedCount: Int { pending.count + retry.count }
+    var queuedCount: Int { urgent.count + pending.count + retry.count }
 
     /// Whether anything can be sent now.
     var hasDispatchable: Bool { !retry.isEmpty || canDispatchPending }
@@ -112,7 +124,7 @@ struct SchedulerJob: Sendable {
     /// The next item never sent, within the window, taken out of the queue; nil when there is none.
     mutating func takePending() -> ItemID? {
         guard let item = peekPending() else { return nil }
-        pending.removeFirst()
+        if urgent.first == item { urgent.removeFirst() } else { pending.removeFirst() }
         return item
     }
 

@@ -35,6 +35,37 @@ struct SchedulerTests {
         #expect(drain(&scheduler).map(\.item.item) == [5, 6])
     }
 
+    @Test("urgent items (scans) go before those waiting, but one beyond the window holds nothing back")
+    func urgentItemsGoFirst() {
+        var scheduler = Scheduler()
+        scheduler.addWorker(a, credit: 100, engines: all)
+        scheduler.addJob(1, items: 0, window: 3, engine: .zlib)
+        scheduler.addItems(1, count: 2, window: 3)
+        scheduler.addItems(1, count: 1, window: 3, urgent: 1)
+        // Item 2 is urgent and inside the window: it goes before items 0 and 1.
+        #expect(drain(&scheduler).map(\.item.item) == [2, 0, 1])
+        scheduler.addItems(1, count: 2, window: 3, urgent: 1)
+        #expect(scheduler.unsent(of: 1) == 2)
+        // Items 3 (urgent) and 4 are beyond the window (base 0): nothing goes; once 0 is
+        // written, 3 goes first.
+        #expect(drain(&scheduler).isEmpty)
+        #expect(scheduler.complete(ItemKey(job: 1, item: 0), from: a, now: t0) == .accepted)
+        scheduler.written(ItemKey(job: 1, item: 0))
+        #expect(drain(&scheduler).map(\.item.item) == [3])
+        // An urgent item beyond the window does not hold back a plain one inside it.
+        var held = Scheduler()
+        held.addWorker(a, credit: 100, engines: all)
+        held.addJob(2, items: 0, window: 2, engine: .zlib)
+        held.addItems(2, count: 1, window: 2)
+        held.addItems(2, count: 1, window: 2)
+        #expect(drain(&held).map(\.item.item) == [0, 1])
+        held.addItems(2, count: 1, window: 2)
+        held.addItems(2, count: 1, window: 2, urgent: 1)
+        #expect(held.complete(ItemKey(job: 2, item: 0), from: a, now: t0) == .accepted)
+        held.written(ItemKey(job: 2, item: 0))
+        #expect(drain(&held).map(\.item.item) == [2], "2 is in the window, urgent 3 is not")
+    }
+
     @Test("items planned as the scan goes join the queue after the ones before; what is written is forgotten yet stays done")
     func itemsAddedLater() {
         var scheduler = Scheduler()
