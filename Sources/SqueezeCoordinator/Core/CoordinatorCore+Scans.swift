@@ -80,7 +80,7 @@ extension CoordinatorCore {
         guard let job = jobs[id], job.state == .running else { return }
         metrics.scansLocal.increment()
         outbox.append(.scan(ScanRequest(
-            job: id, walker: nil, slice: slice, exclude: slice.excluded(job.walkExclude),
+            job: id, walker: nil, slice: slice, exclude: job.walkExclude,
             context: JobPreparer.BatchContext(
                 sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
                 blockSize: job.planner.blockSize, batchFiles: configuration.scanBatchFiles, earlier: nil),

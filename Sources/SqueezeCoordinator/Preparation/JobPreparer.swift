@@ -72,7 +72,7 @@ enum JobPreparer {
         if slices {
             job.sliced = true
             let first = ScanSlice(directory: BytePath(bytes: []), after: nil)
-            job.firstBatch = try nextSlice(first, exclude: first.excluded(exclude), context: context, lastCreated: top, throwing: true)
+            job.firstBatch = try nextSlice(first, exclude: exclude, context: context, lastCreated: top, throwing: true)
             job.firstBatch.fromSlice = false
             listUntilAFile(&job.firstBatch, exclude: exclude, context: context)
             return job
@@ -159,18 +159,21 @@ enum JobPreparer {
         return plan(scan, finished: walker.isFinished, context: context, firstIndex: firstIndex, lastCreated: lastCreated)
     }
 
-    /// Reads `slice` and plans its files (numbered from 0: the core numbers them as they
-    /// join the job); its subdirectories and the rest of its directory come back as slices.
-    /// A directory that cannot be read fails as an entry, or, `throwing` (the root), throws.
-    /// Blocking: on the I/O pool.
+    /// Reads `slice`, its subdirectories depth first and its further folders, as a worker would
+    /// (`DirectorySlice.walk`), up to `batchFiles` entries of a kind, and plans their files
+    /// (numbered from 0: the core numbers them as they join the job); the folders it did not
+    /// read and the rest of any it ended in come back as slices. `exclude` is relative to the
+    /// root. A directory that cannot be read fails as an entry, or, `throwing` (the root),
+    /// throws. Blocking: on the I/O pool.
     static func nextSlice(
-        _ slice: ScanSlice, exclude: [UInt8]?, context: BatchContext, lastCreated: OutputFolder?, throwing: Bool = false
+        _ slice: ScanSlice, exclude: BytePath?, context: BatchContext, lastCreated: OutputFolder?, throwing: Bool = false
     ) throws -> PreparedBatch {
-        let read: DirectorySlice
+        let sections: [DirectorySlice]
         do {
-            read = try DirectorySlice.read(
-                root: context.sourceRoot, directory: slice.directory, after: slice.after, exclude: exclude,
-                limits: DirectorySlice.Limits(smallFileBytes: UInt64(context.blockSize), maxEntries: max(1, context.batchFiles), maxSmallBytes: .max))
+            sections = try DirectorySlice.walk(
+                root: context.sourceRoot, directory: slice.directory, after: slice.after, then: slice.more, exclude: exclude,
+                limits: DirectorySlice.Limits(smallFileBytes: UInt64(context.blockSize), maxEntries: max(1, context.batchFiles), maxSmallBytes: .max),
+                maxDirectories: ProtocolLimits.maxScanSections)
         } catch {
             let reason = switch error {
             case .unreadable(let reason): reason
@@ -184,15 +187,19 @@ enum JobPreparer {
             return batch
         }
         var scan = ScanResult()
-        scan.files = read.smallFiles + read.largeFiles
-        scan.skipped = read.skipped
-        scan.failures = read.failures
+        var slices: [ScanSlice] = []
+        let read = Set(sections.dropFirst().map(\.directory))
+        for section in sections {
+            scan.files += section.smallFiles + section.largeFiles
+            scan.skipped += section.skipped
+            scan.failures += section.failures
+            slices += section.subdirectories.filter { !read.contains($0) }.map { ScanSlice(directory: $0, after: nil) }
+            if let after = section.resumeAfter { slices.append(ScanSlice(directory: section.directory, after: after)) }
+        }
+        slices += slice.more.filter { !read.contains($0) }.map { ScanSlice(directory: $0, after: nil) }
         var batch = plan(scan, finished: false, context: context, firstIndex: 0, lastCreated: lastCreated)
         batch.fromSlice = true
-        batch.slices = read.subdirectories.map { ScanSlice(directory: $0, after: nil) }
-        if let after = read.resumeAfter { batch.slices.append(ScanSlice(directory: slice.directory, after: after)) }
-        // A group's further directories: listed as slices of their own.
-        batch.slices += slice.more.map { ScanSlice(directory: $0, after: nil) }
+        batch.slices = slices
         return batch
     }
 
@@ -207,7 +214,7 @@ enum JobPreparer {
         while batch.files.isEmpty, listed < slicesForAFile, !batch.slices.isEmpty {
             let slice = batch.slices.removeFirst()
             listed += 1
-            guard let more = try? nextSlice(slice, exclude: slice.excluded(exclude), context: context, lastCreated: nil) else { continue }
+            guard let more = try? nextSlice(slice, exclude: exclude, context: context, lastCreated: nil) else { continue }
             batch.files += more.files
             batch.skipped += more.skipped
             batch.failed += more.failed

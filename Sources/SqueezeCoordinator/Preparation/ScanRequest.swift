@@ -5,9 +5,10 @@ import SqueezeIO
 struct ScanRequest: Sendable {
     var job: JobID
     var walker: DirectoryWalker?
-    /// A slice to list instead of the walk's next batch, and the name it leaves out.
+    /// A slice to list instead of the walk's next batch, and the path (relative to the root)
+    /// it leaves out.
     var slice: ScanSlice?
-    var exclude: [UInt8]?
+    var exclude: BytePath?
     var context: JobPreparer.BatchContext
     /// The index the batch's first file gets.
     var firstIndex: Int

@@ -11,11 +11,3 @@ struct ScanSlice: Sendable, Equatable {
     /// together go out together, so a folder of many small folders is a few items.
     var more: [BytePath] = []
 }
-
-extension ScanSlice {
-    /// The name `exclude` (a path relative to the root) has in this slice's directory, when it
-    /// lies directly in it.
-    func excluded(_ exclude: BytePath?) -> [UInt8]? {
-        DirectorySlice.excluded(exclude, in: directory)
-    }
-}
