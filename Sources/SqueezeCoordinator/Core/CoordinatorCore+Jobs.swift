@@ -70,7 +70,7 @@ extension CoordinatorCore {
         }
         // Scan items first: they find the rest of the work (and the job's totals), so they go
         // out before the files found with them, and before any item already waiting.
-        var items = scanItems(for: batch.slices, in: &job)
+        var items = scanItems(for: batch.slices, in: &job, listedHere: !hasScanningWorker(for: id))
         let scans = items.count
         items += job.planner.add(files)
         if batch.finished || (job.sliced && job.scansOutstanding == 0) {
@@ -115,8 +115,13 @@ extension CoordinatorCore {
     /// or the job holds as many open files as it may.
     mutating func continueScan(_ id: JobID) {
         // Checked field by field: this runs for every finished file, and a copy of the job is dear.
-        guard started, !stopping, pressure.allowsScans, jobs[id]?.state == .running, jobs[id]?.scanBusy == false, let walker = jobs[id]?.walker,
-              let open = jobs[id]?.unfinishedFiles, open < configuration.openFilesLimit, let job = jobs[id] else { return }
+        guard started, !stopping, pressure.allowsScans, jobs[id]?.state == .running, jobs[id]?.scanBusy == false,
+              let open = jobs[id]?.unfinishedFiles, open < configuration.openFilesLimit else { return }
+        if jobs[id]?.localSlices.isEmpty == false {
+            listNextSlice(of: id)
+            return
+        }
+        guard let walker = jobs[id]?.walker, let job = jobs[id] else { return }
         jobs[id]?.scanBusy = true
         outbox.append(.scan(ScanRequest(
             job: id, walker: walker,

@@ -21,7 +21,14 @@ extension CoordinatorCore {
 
     /// Scan items for `slices` (counted as outstanding until listed): directories to read from
     /// their start go out `scanGroup` to an item, the first with the rest as its `more`.
-    mutating func scanItems(for slices: [ScanSlice], in job: inout JobRecord) -> [PlannedItem] {
+    mutating func scanItems(for slices: [ScanSlice], in job: inout JobRecord, listedHere: Bool = false) -> [PlannedItem] {
+        // With no worker that may list them, the coordinator lists them as the walk would,
+        // without waiting for a worker's credit.
+        if listedHere {
+            job.scansOutstanding += slices.count
+            job.localSlices += slices
+            return []
+        }
         // The rest of a directory goes alone; directories from their start, in groups: at most
         // `scanGroup` to an item, and never fewer items than two a worker slot, so every
         // worker has a folder to read while the first ones are read.
@@ -75,9 +82,33 @@ extension CoordinatorCore {
         return true
     }
 
-    /// Has the scanner list `slice` of job `id` (still counted outstanding until it has).
+    /// Whether some worker takes job `id`'s scan items, or may once its storage is known: one
+    /// that announced `scans` and is not remote, for this job or at all.
+    func hasScanningWorker(for id: JobID) -> Bool {
+        workers.peers.contains { peer in
+            guard let worker = workers[peer], worker.hello.capabilities?.contains(WorkerHello.scansCapability) == true,
+                  worker.storage != .remote else { return false }
+            switch worker.jobStorage[id] {
+            case .shared(let view): return view == .same && takesScans(peer, job: id)
+            case .remote: return false
+            case .probing, nil: return true
+            }
+        }
+    }
+
+    /// Has the coordinator list `slice` of job `id` (still counted outstanding until it has),
+    /// as the walk goes: after the slices before it, while the job's open files are under the limit.
     mutating func scanLocally(_ slice: ScanSlice, job id: JobID) {
-        guard let job = jobs[id], job.state == .running else { return }
+        guard jobs[id]?.state == .running else { return }
+        jobs[id]?.localSlices.append(slice)
+        continueScan(id)
+    }
+
+    /// Sends job `id`'s next slice to list here to the scanner.
+    mutating func listNextSlice(of id: JobID) {
+        guard let job = jobs[id], job.state == .running, let slice = job.localSlices.first else { return }
+        jobs[id]?.localSlices.removeFirst()
+        jobs[id]?.scanBusy = true
         metrics.scansLocal.increment()
         outbox.append(.scan(ScanRequest(
             job: id, walker: nil, slice: slice, exclude: job.walkExclude,
@@ -161,7 +192,7 @@ extension CoordinatorCore {
         for section in report.sections {
             large += plannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), from: job.filesPlanned + small.count + large.count, job: job)
         }
-        var items = scanItems(for: slices, in: &job)
+        var items = scanItems(for: slices, in: &job, listedHere: !hasScanningWorker(for: key.job))
         let scans = items.count
         items += job.planner.add(large)
         job.scansOutstanding -= 1
@@ -195,6 +226,7 @@ extension CoordinatorCore {
         }
         for worker in workers.peers { assignStorage(worker: worker, job: key.job) }
         checkFinished(key.job)
+        continueScan(key.job)
         pump()
         sendChecksLeft(for: peer)
     }

@@ -36,6 +36,9 @@ struct JobRecord {
     var sliced = false
     /// Slices not yet listed: scan items planned or out, and slices the coordinator lists.
     var scansOutstanding = 0
+    /// Slices the coordinator lists itself, one at a time while the job's open files are under
+    /// the limit, as the walk goes (`CoordinatorCore.continueScan`); among `scansOutstanding`.
+    var localSlices: [ScanSlice] = []
     /// The source root's device, stamped on files a worker lists (`PreparedJob.rootDevice`).
     var rootDevice: UInt64 = 0
     /// The last output folder the scan made, so a folder's files do not each `mkdir` it.
