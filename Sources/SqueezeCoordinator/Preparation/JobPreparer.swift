@@ -72,7 +72,8 @@ enum JobPreparer {
         if slices {
             job.sliced = true
             let first = ScanSlice(directory: BytePath(bytes: []), after: nil)
-            job.firstBatch = try nextSlice(first, exclude: exclude, context: context, lastCreated: top, throwing: true)
+            // The root alone: its folders go to the workers that list them.
+            job.firstBatch = try nextSlice(first, exclude: exclude, context: context, lastCreated: top, throwing: true, deep: false)
             job.firstBatch.fromSlice = false
             listUntilAFile(&job.firstBatch, exclude: exclude, context: context)
             return job
@@ -162,18 +163,18 @@ enum JobPreparer {
     /// Reads `slice`, its subdirectories depth first and its further folders, as a worker would
     /// (`DirectorySlice.walk`), up to `batchFiles` entries of a kind, and plans their files
     /// (numbered from 0: the core numbers them as they join the job); the folders it did not
-    /// read and the rest of any it ended in come back as slices. `exclude` is relative to the
-    /// root. A directory that cannot be read fails as an entry, or, `throwing` (the root),
-    /// throws. Blocking: on the I/O pool.
+    /// read and the rest of any it ended in come back as slices; not `deep`, it reads the
+    /// slice's directory only. `exclude` is relative to the root. A directory that cannot be
+    /// read fails as an entry, or, `throwing` (the root), throws. Blocking: on the I/O pool.
     static func nextSlice(
-        _ slice: ScanSlice, exclude: BytePath?, context: BatchContext, lastCreated: OutputFolder?, throwing: Bool = false
+        _ slice: ScanSlice, exclude: BytePath?, context: BatchContext, lastCreated: OutputFolder?, throwing: Bool = false, deep: Bool = true
     ) throws -> PreparedBatch {
         let sections: [DirectorySlice]
         do {
             sections = try DirectorySlice.walk(
                 root: context.sourceRoot, directory: slice.directory, after: slice.after, then: slice.more, exclude: exclude,
                 limits: DirectorySlice.Limits(smallFileBytes: UInt64(context.blockSize), maxEntries: max(1, context.batchFiles), maxSmallBytes: .max),
-                maxDirectories: ProtocolLimits.maxScanSections)
+                maxDirectories: deep ? ProtocolLimits.maxScanSections : 1)
         } catch {
             let reason = switch error {
             case .unreadable(let reason): reason
@@ -214,7 +215,7 @@ enum JobPreparer {
         while batch.files.isEmpty, listed < slicesForAFile, !batch.slices.isEmpty {
             let slice = batch.slices.removeFirst()
             listed += 1
-            guard let more = try? nextSlice(slice, exclude: exclude, context: context, lastCreated: nil) else { continue }
+            guard let more = try? nextSlice(slice, exclude: exclude, context: context, lastCreated: nil, deep: false) else { continue }
             batch.files += more.files
             batch.skipped += more.skipped
             batch.failed += more.failed
