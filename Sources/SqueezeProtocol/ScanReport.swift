@@ -32,8 +32,6 @@ public struct ScanReport: Sendable, Equatable {
         self.result = result
     }
 
-    /// The small files of every section, in order: what the pieces answer.
-    public var smallFileCount: Int { sections.reduce(0) { $0 + $1.smallFiles.count } }
 }
 
 extension ScanReport {

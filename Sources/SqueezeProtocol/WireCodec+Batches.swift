@@ -33,7 +33,8 @@ extension WireCodec {
         return writer.bytes
     }
 
-    private static func writeFiles(_ files: [BatchFile], to writer: inout ByteWriter) {
+    /// A count, then each file's size, mtime, inode, permissions and path (or name).
+    static func writeFiles(_ files: [BatchFile], to writer: inout ByteWriter) {
         writer.write(UInt32(files.count))
         for file in files {
             writer.write(file.size)

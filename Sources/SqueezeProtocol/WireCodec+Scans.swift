@@ -91,17 +91,8 @@ extension WireCodec {
         for section in report.sections {
             writeBytes(section.directory, to: &writer)
             writeBytes(section.resumeAfter, to: &writer)
-            for files in [section.smallFiles, section.largeFiles] {
-                writer.write(UInt32(files.count))
-                for file in files {
-                    writer.write(file.size)
-                    writer.write(file.modifiedSeconds)
-                    writer.write(file.modifiedNanoseconds)
-                    writer.write(file.inode)
-                    writer.write(file.permissions)
-                    writeBytes(file.relativePath, to: &writer)
-                }
-            }
+            writeFiles(section.smallFiles, to: &writer)
+            writeFiles(section.largeFiles, to: &writer)
             writer.write(UInt32(section.subdirectories.count))
             for name in section.subdirectories { writeBytes(name, to: &writer) }
             writer.write(UInt32(section.notes.count))
