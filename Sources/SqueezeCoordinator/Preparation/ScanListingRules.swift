@@ -11,6 +11,9 @@ import SqueezeProtocol
 /// files are on the side of `smallFileBytes` their list says. A listing that breaks these could
 /// name a file twice, or another slice's files: it is refused.
 enum ScanListingRules {
+    /// The largest file a worker's listing may name: 16 TiB, ext4's largest file.
+    static let maxListedFileBytes: UInt64 = 1 << 44
+
     /// Why `report` is not a listing of `slice`; nil when it is (or it is not `listed`).
     static func defect(of report: ScanReport, slice: ScanSlice, smallFileBytes: UInt64, exclude: BytePath?) -> String? {
         guard report.outcome == .listed else { return nil }
@@ -40,6 +43,12 @@ enum ScanListingRules {
         }
         if let file = section.largeFiles.first(where: { $0.size <= smallFileBytes }) {
             return "large file of \(file.size) bytes, not over \(smallFileBytes)"
+        }
+        // The coordinator plans a large file's blocks before anyone reads it: a size no file
+        // has would have it plan without end. A real one that large is listed by the
+        // coordinator once the workers' listings run out of retries.
+        if let file = section.largeFiles.first(where: { $0.size > maxListedFileBytes }) {
+            return "large file of \(file.size) bytes, over the \(maxListedFileBytes) a listing may name"
         }
         let lists: [[[UInt8]]] = [
             section.smallFiles.map(\.relativePath), section.largeFiles.map(\.relativePath), section.subdirectories, section.notes.map(\.name),

@@ -148,6 +148,12 @@ struct ScanScenarioTests {
         #expect(defect([past]) != nil)
         #expect(defect([section], exclude: "x/e") != nil)
         #expect(defect([section], exclude: "e") == nil, "left out only where it lies")
+        // A large file of a size no file has: the coordinator would plan blocks without end.
+        var huge = section
+        huge.largeFiles = [Self.file("d", size: ScanListingRules.maxListedFileBytes + 1)]
+        #expect(defect([huge]) != nil)
+        huge.largeFiles = [Self.file("d", size: ScanListingRules.maxListedFileBytes)]
+        #expect(defect([huge]) == nil)
         // A slice that ends where it started makes no progress.
         let stuck = ScanSection(directory: Array("x".utf8), resumeAfter: Array("b".utf8))
         #expect(defect([stuck], after: "b") != nil)
