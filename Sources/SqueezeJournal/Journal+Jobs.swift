@@ -99,7 +99,7 @@ extension Journal {
                 let expired = olderThan.map { limit in finishedAt.map { $0 < limit } ?? false } ?? false
                 if rank >= keepingNewest || expired { doomed.append(id) }
             }
-            let deletePublished = try db.cachedStatement(sql: "DELETE FROM published WHERE job = ?")
+            let deletePublished = try db.cachedStatement(sql: "DELETE FROM publishedGroup WHERE job = ?")
             let deleteJob = try db.cachedStatement(sql: "DELETE FROM job WHERE id = ?")
             for id in doomed {
                 try deletePublished.execute(arguments: [id])

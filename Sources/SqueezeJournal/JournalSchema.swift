@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The journal's tables, as schema migrations. A migration, once released, never changes: a later
@@ -13,8 +14,8 @@ enum JournalSchema {
         filesDone, filesFailed, filesSkipped, bytesIn, bytesOut, message, filesPlanned, bytesPlanned
         """
 
-    /// The columns of `published`, in the order `Journal` reads them.
-    static let publishedColumns = """
+    /// The columns of v1's `published` (a row per file, until v3), in the order migration v3 reads them.
+    static let legacyPublishedColumns = """
         job, path, sourceSize, sourceModifiedSeconds, sourceModifiedNanoseconds, \
         sourceDevice, sourceInode, outputSize, outputInode, crc
         """
@@ -70,6 +71,49 @@ enum JournalSchema {
                 ALTER TABLE job ADD COLUMN bytesPlanned INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        // Published files are recorded a row per job and folder (`PublishedGroup`), not a row per
+        // file. `sequence` orders rows by age; the index finds a folder's row holding a name.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE publishedGroup (
+                    sequence INTEGER PRIMARY KEY,
+                    job INTEGER NOT NULL REFERENCES job(id),
+                    directory BLOB NOT NULL,
+                    firstName BLOB NOT NULL,
+                    lastName BLOB NOT NULL,
+                    count INTEGER NOT NULL,
+                    files BLOB NOT NULL
+                );
+                CREATE INDEX publishedGroupByName ON publishedGroup (job, directory, firstName);
+                """)
+            try regroupPublished(db)
+            try db.execute(sql: "DROP TABLE published")
+        }
         return migrator
+    }
+
+    /// Moves v1's rows of published files into groups, a bounded number of rows at a time (in
+    /// path order, so a folder's groups come in name order and do not overlap).
+    private static func regroupPublished(_ db: Database) throws {
+        let chunk = 65_536
+        var after: (job: Int64, path: Data)?
+        while true {
+            let rows = if let after {
+                try Row.fetchAll(db, sql: """
+                    SELECT \(legacyPublishedColumns) FROM published WHERE (job, path) > (?, ?) ORDER BY job, path LIMIT \(chunk)
+                    """, arguments: [after.job, after.path])
+            } else {
+                try Row.fetchAll(db, sql: "SELECT \(legacyPublishedColumns) FROM published ORDER BY job, path LIMIT \(chunk)")
+            }
+            guard let last = rows.last else { return }
+            var files: [PublishedFile] = []
+            for row in rows {
+                let job = try StoredRow(row, .published(job: 0, path: nil)).uint64(0, "job")
+                files.append(try Journal.legacyPublishedFile(from: row, job: job))
+            }
+            for group in PublishedGroup.grouping(files) { try group.record(in: db) }
+            let stored = StoredRow(last, .published(job: 0, path: nil))
+            after = (try stored.int64(0, "job"), try stored.blob(1, "path"))
+        }
     }
 }

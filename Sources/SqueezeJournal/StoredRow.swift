@@ -11,6 +11,8 @@ struct StoredRow {
         case job(UInt64?)
         /// A published file of a job, its path once read.
         case published(job: UInt64, path: [UInt8]?)
+        /// A row of published files of a job in one folder.
+        case publishedGroup(job: UInt64, directory: [UInt8])
         /// The row holding the largest job id.
         case jobSequence
 
@@ -20,6 +22,8 @@ struct StoredRow {
             case .job(nil): "a job"
             case .published(let job, let path?): "published file \(String(decoding: path, as: UTF8.self).debugDescription) of job \(job)"
             case .published(let job, nil): "a published file of job \(job)"
+            case .publishedGroup(let job, let directory):
+                "published files of job \(job) in folder \(String(decoding: directory, as: UTF8.self).debugDescription)"
             case .jobSequence: "the job sequence"
             }
         }

@@ -33,7 +33,54 @@ struct JournalMigrationTests {
             #expect(try journal.nextJobID() == 2)
             journal.close()
             let applied = try DatabaseQueue(path: path).read { try JournalSchema.migrator.appliedIdentifiers($0) }
-            #expect(applied == ["v1", "v2"])
+            #expect(applied == ["v1", "v2", "v3"])
+        }
+    }
+
+    @Test("a v2 journal's published files, a row each, become a row per job and folder (v3): every record reads back the same, the old table is gone")
+    func regroupsPublishedFiles() throws {
+        try withTemporaryFolder { folder throws in
+            let path = folder + "/" + Journal.stateFileName
+            let old = try DatabaseQueue(path: path)
+            try JournalSchema.migrator.migrate(old, upTo: "v2")
+            // More rows than one regrouping pass takes (65,536), over two jobs and three folders.
+            var records: [PublishedFile] = []
+            for index in 0..<70_000 {
+                let folder = ["", "a", "a/b"][index % 3]
+                let name = "f\(index)"
+                records.append(Samples.published(job: UInt64(1 + index % 2), path: Array((folder.isEmpty ? name : folder + "/" + name).utf8), seed: UInt64(index)))
+            }
+            try old.write { db in
+                for id in 1...2 {
+                    try db.execute(sql: """
+                        INSERT INTO job (id, request, source, destination, state, submittedBy, createdAt, filesDone, filesFailed, filesSkipped, bytesIn, bytesOut)
+                        VALUES (?, x'7b7d', '/src', '/out', 'running', 'ann', 790000000, 0, 0, 0, 0, 0)
+                        """, arguments: [id])
+                }
+                try db.execute(sql: "UPDATE jobSequence SET largest = 2")
+                let insert = try db.makeStatement(sql: "INSERT INTO published (\(JournalSchema.legacyPublishedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                for file in records {
+                    try insert.execute(arguments: [Int64(bitPattern: file.job), Data(file.path), Int64(bitPattern: file.sourceSize),
+                                                   file.sourceModifiedSeconds, file.sourceModifiedNanoseconds, Int64(bitPattern: file.sourceDevice),
+                                                   Int64(bitPattern: file.sourceInode), Int64(bitPattern: file.outputSize),
+                                                   Int64(bitPattern: file.outputInode), Int64(file.crc)])
+                }
+            }
+            try old.close()
+
+            let journal = try Journal(path: path)
+            for job in [UInt64(1), 2] {
+                let expected = Dictionary(uniqueKeysWithValues: records.filter { $0.job == job }.map { ($0.path, $0) })
+                #expect(try journal.publishedFiles(of: job) == expected)
+                #expect(try journal.publishedCount(of: job) == 35_000)
+                let asked = [Array("a/b/f5".utf8), Array("f0".utf8), Array("a/f1".utf8), Array("a/missing".utf8)]
+                #expect(try journal.publishedFiles(of: job, among: asked) == expected.filter { asked.contains($0.key) })
+            }
+            journal.close()
+            let tables = try DatabaseQueue(path: path).read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            }
+            #expect(tables == ["grdb_migrations", "job", "jobSequence", "publishedGroup"])
         }
     }
 }

@@ -117,13 +117,22 @@ struct JournalOpeningTests {
             let journal = try Journal(path: path)
             try journal.insertJob(Samples.job(1))
             try journal.insertJob(Samples.job(2))
+            try journal.insertJob(Samples.job(3))
+            try journal.insertJob(Samples.job(4))
             try journal.recordPublished([Samples.published(job: 2, path: Array("x".utf8))])
+            try journal.recordPublished([Samples.published(job: 3, path: Array("d/a".utf8)), Samples.published(job: 3, path: Array("d/b".utf8))])
+            try journal.recordPublished([Samples.published(job: 4, path: Array("d/a".utf8)), Samples.published(job: 4, path: Array("d/b".utf8))])
             journal.close()
             let raw = try DatabaseQueue(path: path)
             try raw.write { db in
                 try db.execute(sql: "UPDATE job SET state = 'paused' WHERE id = 1")
                 try db.execute(sql: "UPDATE job SET filesDone = -3 WHERE id = 2")
-                try db.execute(sql: "UPDATE published SET crc = 1 << 40")
+                // A row's records cut short, a count that disagrees with them, names out of order.
+                try db.execute(sql: "UPDATE publishedGroup SET files = substr(files, 1, length(files) - 1) WHERE job = 2")
+                try db.execute(sql: "UPDATE publishedGroup SET count = 3 WHERE job = 3")
+                try db.execute(sql: """
+                    UPDATE publishedGroup SET files = CAST(substr(files, 1 + length(files) / 2) || substr(files, 1, length(files) / 2) AS BLOB) WHERE job = 4
+                    """)
             }
             try raw.close()
 
@@ -133,9 +142,13 @@ struct JournalOpeningTests {
             #expect(state?.reason == #"job 1: state is "paused", not a job state"#)
             let count = #expect(throws: JournalError.self) { try reopened.job(2) }
             #expect(count?.reason == "job 2: filesDone is -3, not a count")
-            let crc = #expect(throws: JournalError.self) { try reopened.publishedFiles(of: 2) }
-            #expect(crc?.kind == .corrupt)
-            #expect(crc?.reason == #"published file "x" of job 2: crc is 1099511627776, outside 32 bits"#)
+            let short = #expect(throws: JournalError.self) { try reopened.publishedFiles(of: 2) }
+            #expect(short?.kind == .corrupt)
+            #expect(short?.reason == #"published files of job 2 in folder "": a record is cut short"#)
+            let counted = #expect(throws: JournalError.self) { try reopened.publishedFiles(of: 3, among: [Array("d/b".utf8)]) }
+            #expect(counted?.reason == #"published files of job 3 in folder "d": 2 records where the row says 3"#)
+            let order = #expect(throws: JournalError.self) { try reopened.publishedFiles(of: 4) }
+            #expect(order?.reason == #"published files of job 4 in folder "d": names out of order"#)
         }
     }
 

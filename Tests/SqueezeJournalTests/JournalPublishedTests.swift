@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GRDB
 import SqueezeJournal
 import Testing
 
@@ -119,5 +120,41 @@ struct JournalPublishedTests {
             print("journal: recorded \(total) published files in batches of 64 in \(String(format: "%.2f", seconds)) s, \(String(format: "%.1f", seconds / Double(total) * 1e6)) µs a file")
             #expect(try journal.publishedFiles(of: 1).count == total)
         }
+    }
+
+    @Test("a folder's records take a row per 4,096, not one each; a path recorded again in a row whose names meet an older one's reads as its newest record and counts once")
+    func rowsPerFolder() throws {
+        try withTemporaryFolder { folder throws in
+            let path = folder + "/" + Journal.stateFileName
+            let journal = try Journal(path: path)
+            try journal.insertJob(Samples.job(1))
+            // 10,000 files of one folder, given out of order, with the root's and another folder's among them.
+            let many = (0..<10_000).map { Samples.published(job: 1, path: Array(String(format: "big/%05d", $0).utf8), seed: UInt64($0)) }
+            let others = [Samples.published(job: 1, path: Array("top".utf8)), Samples.published(job: 1, path: Array("big/sub/x".utf8))]
+            try journal.recordPublished(many.reversed() + others)
+            #expect(try journal.publishedCount(of: 1) == 10_002)
+            #expect(try rowCount(path, journal) == 5, "three rows for the 10,000, one for the root, one for big/sub")
+
+            // Two files again, one recorded twice in the same call (the later wins), and a new one.
+            var again = many[5_000]
+            again.crc = 1
+            var twice = many[7]
+            twice.outputSize = 1
+            var twiceLater = twice
+            twiceLater.outputSize = 2
+            let new = Samples.published(job: 1, path: Array("big/05000a".utf8))
+            try journal.recordPublished([twice, again, new, twiceLater])
+            #expect(try journal.publishedCount(of: 1) == 10_003)
+            #expect(try journal.publishedFiles(of: 1, among: [again.path, twice.path, new.path, many[6].path])
+                    == [again.path: again, twice.path: twiceLater, new.path: new, many[6].path: many[6]])
+            let all = try journal.publishedFiles(of: 1)
+            #expect(all.count == 10_003 && all[again.path] == again && all[twice.path] == twiceLater && all[many[9_999].path] == many[9_999])
+        }
+    }
+
+    /// The journal's rows of published files, read beside it.
+    private func rowCount(_ path: String, _ journal: Journal) throws -> Int {
+        try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+            .read { try Int.fetchOne($0, sql: "SELECT count(*) FROM publishedGroup") ?? 0 }
     }
 }

@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import GRDB
+
+// Paths and names are bound as `coalesce(?, x'')`: an empty Data binds as NULL, and the root's
+// folder and an empty name are the empty BLOB. SQLite compares BLOBs as memcmp, then by length:
+// the byte order `lexicographicallyPrecedes` gives.
+extension PublishedGroup {
+    /// Most records a row holds; a longer group takes several rows.
+    static let rowLimit = 4096
+
+    /// `files` by job and folder, names sorted; of a path given twice, the later record. A
+    /// batch's files come in that order already (a folder's slice, sorted): checked in one pass,
+    /// sorted only when not.
+    static func grouping(_ files: [PublishedFile]) -> [PublishedGroup] {
+        struct Entry {
+            var index: Int
+            var slash: Int?
+        }
+        func directory(_ entry: Entry) -> ArraySlice<UInt8> {
+            entry.slash.map { files[entry.index].path[..<$0] } ?? []
+        }
+        func name(_ entry: Entry) -> ArraySlice<UInt8> {
+            entry.slash.map { files[entry.index].path[($0 + 1)...] } ?? files[entry.index].path[...]
+        }
+        /// Orders by job, folder, name, then place in `files`.
+        func order(_ a: Entry, _ b: Entry) -> Int {
+            let (jobA, jobB) = (files[a.index].job, files[b.index].job)
+            if jobA != jobB { return jobA < jobB ? -1 : 1 }
+            let folders = compareBytes(directory(a), directory(b))
+            if folders != 0 { return folders }
+            let names = compareBytes(name(a), name(b))
+            if names != 0 { return names }
+            return a.index < b.index ? -1 : (a.index > b.index ? 1 : 0)
+        }
+        var entries = files.indices.map { Entry(index: $0, slash: files[$0].path.lastIndex(of: UInt8(ascii: "/"))) }
+        if zip(entries, entries.dropFirst()).contains(where: { order($0, $1) >= 0 }) {
+            entries.sort { order($0, $1) < 0 }
+        }
+        var groups: [PublishedGroup] = []
+        var previous: Entry?
+        for entry in entries {
+            let file = files[entry.index]
+            if let previous, files[previous.index].job == file.job, compareBytes(directory(previous), directory(entry)) == 0 {
+                if compareBytes(name(previous), name(entry)) == 0 {
+                    groups[groups.count - 1].files[groups[groups.count - 1].files.count - 1] = file
+                } else {
+                    groups[groups.count - 1].files.append(file)
+                }
+            } else {
+                groups.append(PublishedGroup(job: file.job, directory: Array(directory(entry)), files: [file]))
+            }
+            previous = entry
+        }
+        return groups
+    }
+
+    /// memcmp order, then the shorter first: SQLite's order of BLOBs, and `lexicographicallyPrecedes`'s.
+    static func compareBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        let compared = a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                guard common > 0, let a = a.baseAddress, let b = b.baseAddress else { return Int32(0) }
+                return memcmp(a, b, common)
+            }
+        }
+        if compared != 0 { return compared < 0 ? -1 : 1 }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    /// Writes the group, in rows of at most `rowLimit` records. A path recorded before keeps its
+    /// older record in an older row: reads take the newest (rows are read in `sequence` order),
+    /// so a record never has to be found and taken out of a row (a redone output is rare; a
+    /// search on every write, when a folder's rows interleave, was not).
+    func record(in db: Database) throws {
+        var start = files.startIndex
+        while start < files.endIndex {
+            let end = min(start + Self.rowLimit, files.endIndex)
+            let part = PublishedGroup(job: job, directory: directory, files: Array(files[start..<end]))
+            guard let (first, last) = part.range else { break }
+            try db.cachedStatement(sql: """
+                INSERT INTO publishedGroup (job, directory, firstName, lastName, count, files)
+                VALUES (?, coalesce(?, x''), coalesce(?, x''), coalesce(?, x''), ?, ?)
+                """).execute(arguments: [Int64(bitPattern: job), Data(directory), Data(first), Data(last),
+                                         part.files.count, Data(part.packed())])
+            start = end
+        }
+    }
+
+    /// Every record of `job`, by path.
+    static func all(of job: UInt64, in db: Database) throws -> [[UInt8]: PublishedFile] {
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT directory, count, files FROM publishedGroup WHERE job = ? ORDER BY sequence"),
+            arguments: [Int64(bitPattern: job)])
+        var files: [[UInt8]: PublishedFile] = [:]
+        while let row = try cursor.next() {
+            for file in try unpack(row, job: job) { files[file.path] = file }
+        }
+        return files
+    }
+
+    /// The records of `job` among `paths`: one indexed lookup a path, the newest row holding it
+    /// first; each row read and unpacked once however many of the paths it holds (a resumed job
+    /// asks a batch of one folder at a time).
+    static func records(of job: UInt64, among paths: [[UInt8]], in db: Database) throws -> [[UInt8]: PublishedFile] {
+        let candidates = try db.cachedStatement(sql: """
+            SELECT sequence FROM publishedGroup
+            WHERE job = ? AND directory = coalesce(?, x'') AND firstName <= coalesce(?, x'') AND lastName >= coalesce(?, x'')
+            ORDER BY sequence DESC
+            """)
+        let rowBySequence = try db.cachedStatement(sql: "SELECT directory, count, files FROM publishedGroup WHERE sequence = ?")
+        var unpacked: [Int64: [[UInt8]: PublishedFile]] = [:]
+        var files: [[UInt8]: PublishedFile] = [:]
+        for path in paths {
+            let (directory, name) = split(path)
+            let sequences = try Int64.fetchAll(candidates, arguments: [Int64(bitPattern: job), Data(directory), Data(name), Data(name)])
+            for sequence in sequences {
+                if unpacked[sequence] == nil {
+                    guard let row = try Row.fetchOne(rowBySequence, arguments: [sequence]) else { continue }
+                    unpacked[sequence] = Dictionary(try unpack(row, job: job).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+                }
+                if let file = unpacked[sequence]?[path] {
+                    files[path] = file
+                    break
+                }
+            }
+        }
+        return files
+    }
+
+    /// How many paths of `job` have a record: the rows' counts when no two rows of a folder
+    /// have name ranges that meet (no path can be in two), else the records read, each path once.
+    static func count(of job: UInt64, in db: Database) throws -> Int {
+        let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM publishedGroup WHERE job = ?"),
+                                     arguments: [Int64(bitPattern: job)]) ?? 0
+        let meeting = try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM publishedGroup a JOIN publishedGroup b
+                ON b.job = a.job AND b.directory = a.directory AND b.sequence > a.sequence
+                AND b.firstName <= a.lastName AND a.firstName <= b.lastName
+                WHERE a.job = ?)
+            """), arguments: [Int64(bitPattern: job)]) ?? false
+        return meeting ? try all(of: job, in: db).count : total
+    }
+
+    /// The records of a row of columns directory, count, files.
+    private static func unpack(_ row: Row, job: UInt64) throws -> [PublishedFile] {
+        let stored = StoredRow(row, .publishedGroup(job: job, directory: []))
+        let directory = [UInt8](try stored.blob(0, "directory"))
+        let named = stored.renamed(.publishedGroup(job: job, directory: directory))
+        return try unpack([UInt8](try named.blob(2, "files")), count: try named.count(1, "count"), job: job, directory: directory, row: named)
+    }
+}
