@@ -10,47 +10,57 @@ extension PublishedGroup {
     static let rowLimit = 4096
 
     /// `files` by job and folder, names sorted; of a path given twice, the later record. A
-    /// batch's files come in that order already (a folder's slice, sorted): checked in one pass,
-    /// sorted only when not.
+    /// batch's files come a folder's slice at a time, sorted: cut into runs of one folder and
+    /// rising names in one pass, a folder's runs joined (hashing a folder per run, not per
+    /// file), and a folder sorted only when its runs do not follow each other.
     static func grouping(_ files: [PublishedFile]) -> [PublishedGroup] {
-        struct Entry {
-            var index: Int
-            var slash: Int?
-        }
-        func directory(_ entry: Entry) -> ArraySlice<UInt8> {
-            entry.slash.map { files[entry.index].path[..<$0] } ?? []
-        }
-        func name(_ entry: Entry) -> ArraySlice<UInt8> {
-            entry.slash.map { files[entry.index].path[($0 + 1)...] } ?? files[entry.index].path[...]
-        }
-        /// Orders by job, folder, name, then place in `files`.
-        func order(_ a: Entry, _ b: Entry) -> Int {
-            let (jobA, jobB) = (files[a.index].job, files[b.index].job)
-            if jobA != jobB { return jobA < jobB ? -1 : 1 }
-            let folders = compareBytes(directory(a), directory(b))
-            if folders != 0 { return folders }
-            let names = compareBytes(name(a), name(b))
-            if names != 0 { return names }
-            return a.index < b.index ? -1 : (a.index > b.index ? 1 : 0)
-        }
-        var entries = files.indices.map { Entry(index: $0, slash: files[$0].path.lastIndex(of: UInt8(ascii: "/"))) }
-        if zip(entries, entries.dropFirst()).contains(where: { order($0, $1) >= 0 }) {
-            entries.sort { order($0, $1) < 0 }
+        struct Key: Hashable {
+            var job: UInt64
+            var directory: ArraySlice<UInt8>
         }
         var groups: [PublishedGroup] = []
-        var previous: Entry?
-        for entry in entries {
-            let file = files[entry.index]
-            if let previous, files[previous.index].job == file.job, compareBytes(directory(previous), directory(entry)) == 0 {
-                if compareBytes(name(previous), name(entry)) == 0 {
-                    groups[groups.count - 1].files[groups[groups.count - 1].files.count - 1] = file
-                } else {
-                    groups[groups.count - 1].files.append(file)
-                }
-            } else {
-                groups.append(PublishedGroup(job: file.job, directory: Array(directory(entry)), files: [file]))
+        var groupOf: [Key: Int] = [:]
+        var sorted: [Bool] = []
+        var run: (key: Key, group: Int, name: ArraySlice<UInt8>)?
+        for file in files {
+            let slash = file.path.lastIndex(of: UInt8(ascii: "/"))
+            let directory = slash.map { file.path[..<$0] } ?? []
+            let name = slash.map { file.path[($0 + 1)...] } ?? file.path[...]
+            if let current = run, current.key.job == file.job, compareBytes(current.key.directory, directory) == 0,
+               compareBytes(current.name, name) < 0 {
+                groups[current.group].files.append(file)
+                run?.name = name
+                continue
             }
-            previous = entry
+            let key = Key(job: file.job, directory: directory)
+            let group: Int
+            if let known = groupOf[key] {
+                group = known
+                if let last = groups[known].files.last, compareBytes(groups[known].name(of: last), name) >= 0 { sorted[known] = false }
+                groups[known].files.append(file)
+            } else {
+                group = groups.count
+                groupOf[key] = group
+                groups.append(PublishedGroup(job: file.job, directory: Array(directory), files: [file]))
+                sorted.append(true)
+            }
+            run = (key, group, name)
+        }
+        for index in groups.indices where !sorted[index] {
+            // Stable: of a name given twice, the later record is last, and is the one kept.
+            let group = groups[index]
+            var files: [PublishedFile] = []
+            for file in group.files.enumerated().sorted(by: {
+                let order = compareBytes(group.name(of: $0.element), group.name(of: $1.element))
+                return order != 0 ? order < 0 : $0.offset < $1.offset
+            }).map(\.element) {
+                if let last = files.last, compareBytes(group.name(of: last), group.name(of: file)) == 0 {
+                    files[files.count - 1] = file
+                } else {
+                    files.append(file)
+                }
+            }
+            groups[index].files = files
         }
         return groups
     }
