@@ -24,7 +24,7 @@ extension PublishedGroup {
         var run: (key: Key, group: Int, name: ArraySlice<UInt8>)?
         for file in files {
             let slash = file.path.lastIndex(of: UInt8(ascii: "/"))
-            let directory = slash.map { file.path[..<$0] } ?? []
+            let directory = slash.map { file.path[...$0] } ?? []
             let name = slash.map { file.path[($0 + 1)...] } ?? file.path[...]
             if let current = run, current.key.job == file.job, compareBytes(current.key.directory, directory) == 0,
                compareBytes(current.name, name) < 0 {

@@ -11,7 +11,8 @@
 struct PublishedGroup {
     /// The job.
     var job: UInt64
-    /// The folder, relative to the job's source root (empty for the root itself).
+    /// The records' paths up to and including their last slash (empty for the root's files):
+    /// a path is its group's `directory` followed by its name, whatever its bytes.
     var directory: [UInt8]
     /// The records, sorted by name (byte order), no name twice.
     var files: [PublishedFile]
@@ -19,15 +20,15 @@ struct PublishedGroup {
     /// Fewest bytes a record takes: a one-byte varint for each of its eight numbers, and the CRC.
     static let smallestRecord = 8 + 4
 
-    /// A path's folder and name: split at its last "/" (a path without one is a name in the root).
+    /// A path's folder (up to and including its last slash) and name (the rest).
     static func split(_ path: [UInt8]) -> (directory: [UInt8], name: [UInt8]) {
         guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return ([], path) }
-        return (Array(path[..<slash]), Array(path[(slash + 1)...]))
+        return (Array(path[...slash]), Array(path[(slash + 1)...]))
     }
 
     /// A record's name: its path after the folder.
     func name(of file: PublishedFile) -> ArraySlice<UInt8> {
-        directory.isEmpty ? file.path[...] : file.path[(directory.count + 1)...]
+        file.path[directory.count...]
     }
 
     /// The first and last names.
@@ -93,7 +94,7 @@ struct PublishedGroup {
             for (shift, byte) in try take(4).enumerated() { crc |= UInt32(byte) << (8 * shift) }
             files.append(PublishedFile(
                 job: job,
-                path: directory.isEmpty ? Array(name) : directory + [UInt8(ascii: "/")] + name,
+                path: directory + name,
                 sourceSize: values[0],
                 sourceModifiedSeconds: Int64(bitPattern: values[1]),
                 sourceModifiedNanoseconds: Int64(bitPattern: values[2]),

@@ -146,9 +146,9 @@ struct JournalOpeningTests {
             #expect(short?.kind == .corrupt)
             #expect(short?.reason == #"published files of job 2 in folder "": a record is cut short"#)
             let counted = #expect(throws: JournalError.self) { try reopened.publishedFiles(of: 3, among: [Array("d/b".utf8)]) }
-            #expect(counted?.reason == #"published files of job 3 in folder "d": 2 records where the row says 3"#)
+            #expect(counted?.reason == #"published files of job 3 in folder "d/": 2 records where the row says 3"#)
             let order = #expect(throws: JournalError.self) { try reopened.publishedFiles(of: 4) }
-            #expect(order?.reason == #"published files of job 4 in folder "d": names out of order"#)
+            #expect(order?.reason == #"published files of job 4 in folder "d/": names out of order"#)
         }
     }
 
