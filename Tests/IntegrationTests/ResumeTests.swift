@@ -39,6 +39,22 @@ struct ResumeTests {
         let id = try #require(finished["jobID"] as? Int)
         let attach = try cluster.attach("attach", ["\(id)", "--json"])
         #expect(attach.wait(timeout: 30) == 0, "\(attach.stderr)")
+
+        // The journal lists the 3,001 outputs (one recorded but not yet in place at the kill is
+        // redone and listed again) in a row per folder and transaction: here the writers record
+        // what each flush published, several files a row, not one.
+        cluster.coordinator.signal(SIGTERM)
+        #expect(cluster.coordinator.wait(timeout: 30) != nil)
+        let journal = try #require(cluster.stateFolder) + "/journal.sqlite"
+        let rows = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import sqlite3, sys
+            rows, files = sqlite3.connect(sys.argv[1]).execute(
+                "SELECT count(*), coalesce(sum(count), 0) FROM publishedGroup WHERE job = ?", (int(sys.argv[2]),)).fetchone()
+            print(rows, files)
+            """, journal, "\(id)"])
+        #expect(rows.status == 0, "\(rows.stderr)")
+        let counts = rows.stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        #expect(counts.count == 2 && counts[1] >= 3001 && counts[0] * 3 <= counts[1], "rows and records: \(rows.stdout)")
     }
 
     @Test("a source file changed while the coordinator was down is compressed again over the job's own output")
