@@ -19,8 +19,9 @@ extension Journal {
     }
 
     /// The published outputs of `job` among `paths` (relative path bytes), keyed by path: one read
-    /// transaction, one indexed lookup a path. What a resumed job's scan asks batch by batch, so
-    /// its memory holds one batch's records, not the whole job's.
+    /// transaction, one indexed query per folder asked (the rows that meet the names asked
+    /// there). What a resumed job's scan asks batch by batch, so its memory holds about one
+    /// batch's records, not the whole job's.
     public func publishedFiles(of job: UInt64, among paths: [[UInt8]]) throws -> [[UInt8]: PublishedFile] {
         guard !paths.isEmpty else { return [:] }
         return try read { db in try PublishedGroup.records(of: job, among: paths, in: db) }

@@ -39,31 +39,37 @@ extension PublishedGroup {
         return files
     }
 
-    /// The records of `job` among `paths`: one indexed lookup a path, the newest row holding it
-    /// first; each row read and unpacked once however many of the paths it holds (a resumed job
-    /// asks a batch of one folder at a time).
+    /// The records of `job` among `paths`. Per folder asked, one indexed query for the rows whose
+    /// name ranges meet the span of the names asked there, read oldest first so a newer record
+    /// of a path replaces an older one: each row is read once, and a folder whose rows interleave
+    /// (outputs recorded in the order they finished) costs no search per path. A resumed job
+    /// asks a batch of a folder's names at a time, so what is read is about that batch.
     static func records(of job: UInt64, among paths: [[UInt8]], in db: Database) throws -> [[UInt8]: PublishedFile] {
-        let candidates = try db.cachedStatement(sql: """
-            SELECT sequence FROM publishedGroup
-            WHERE job = ? AND directory = coalesce(?, x'') AND firstName <= coalesce(?, x'') AND lastName >= coalesce(?, x'')
-            ORDER BY sequence DESC
-            """)
-        let rowBySequence = try db.cachedStatement(sql: "SELECT directory, count, files FROM publishedGroup WHERE sequence = ?")
-        var unpacked: [Int64: [[UInt8]: PublishedFile]] = [:]
-        var files: [[UInt8]: PublishedFile] = [:]
+        var spans: [[UInt8]: (first: [UInt8], last: [UInt8])] = [:]
         for path in paths {
             let (directory, name) = split(path)
-            let sequences = try Int64.fetchAll(candidates, arguments: [Int64(bitPattern: job), Data(directory), Data(name), Data(name)])
-            for sequence in sequences {
-                if unpacked[sequence] == nil {
-                    guard let row = try Row.fetchOne(rowBySequence, arguments: [sequence]) else { continue }
-                    unpacked[sequence] = Dictionary(try unpack(row, job: job).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
-                }
-                if let file = unpacked[sequence]?[path] {
-                    files[path] = file
-                    break
-                }
+            if let span = spans[directory] {
+                spans[directory] = (compareBytes(name[...], span.first[...]) < 0 ? name : span.first,
+                                    compareBytes(name[...], span.last[...]) > 0 ? name : span.last)
+            } else {
+                spans[directory] = (name, name)
             }
+        }
+        let meeting = try db.cachedStatement(sql: """
+            SELECT directory, count, files FROM publishedGroup
+            WHERE job = ? AND directory = coalesce(?, x'') AND firstName <= coalesce(?, x'') AND lastName >= coalesce(?, x'')
+            ORDER BY sequence
+            """)
+        var recorded: [[UInt8]: PublishedFile] = [:]
+        for (directory, span) in spans {
+            let cursor = try Row.fetchCursor(meeting, arguments: [Int64(bitPattern: job), Data(directory), Data(span.last), Data(span.first)])
+            while let row = try cursor.next() {
+                for file in try unpack(row, job: job) { recorded[file.path] = file }
+            }
+        }
+        var files: [[UInt8]: PublishedFile] = [:]
+        for path in paths {
+            if let file = recorded[path] { files[path] = file }
         }
         return files
     }

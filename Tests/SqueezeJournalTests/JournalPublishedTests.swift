@@ -152,6 +152,27 @@ struct JournalPublishedTests {
         }
     }
 
+    @Test("rows whose names interleave (outputs recorded as they finished): a lookup finds every path, the newest record of one recorded again, and nothing of another job or folder")
+    func interleavedRows() throws {
+        try withTemporaryFolder { folder throws in
+            let journal = try Journal(path: folder + "/" + Journal.stateFileName)
+            try journal.insertJob(Samples.job(1))
+            try journal.insertJob(Samples.job(2))
+            let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+            let files = names.enumerated().map { Samples.published(job: 1, path: Array("d/\($1)".utf8), seed: UInt64($0)) }
+            for start in 0..<3 { try journal.recordPublished(stride(from: start, to: 9, by: 3).map { files[$0] }) }
+            var again = files[4]
+            again.crc = 7
+            try journal.recordPublished([again, Samples.published(job: 2, path: Array("d/e".utf8)), Samples.published(job: 1, path: Array("x/e".utf8))])
+            let asked = files.map(\.path) + [Array("d/z".utf8)]
+            var expected = Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0) })
+            expected[again.path] = again
+            #expect(try journal.publishedFiles(of: 1, among: asked) == expected)
+            #expect(try journal.publishedFiles(of: 1, among: [again.path]) == [again.path: again])
+            #expect(try journal.publishedCount(of: 1) == 10)
+        }
+    }
+
     /// The journal's rows of published files, read beside it.
     private func rowCount(_ path: String, _ journal: Journal) throws -> Int {
         try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
