@@ -76,16 +76,27 @@ extension PublishedGroup {
 
     /// How many paths of `job` have a record: the rows' counts when no two rows of a folder
     /// have name ranges that meet (no path can be in two), else the records read, each path once.
+    /// Whether two meet is one pass over the rows in folder and first-name order (the index's),
+    /// not a comparison of every pair: a folder can have thousands of rows.
     static func count(of job: UInt64, in db: Database) throws -> Int {
-        let total = try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(sum(count), 0) FROM publishedGroup WHERE job = ?"),
-                                     arguments: [Int64(bitPattern: job)]) ?? 0
-        let meeting = try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM publishedGroup a JOIN publishedGroup b
-                ON b.job = a.job AND b.directory = a.directory AND b.sequence > a.sequence
-                AND b.firstName <= a.lastName AND a.firstName <= b.lastName
-                WHERE a.job = ?)
-            """), arguments: [Int64(bitPattern: job)]) ?? false
-        return meeting ? try all(of: job, in: db).count : total
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT directory, firstName, lastName, count FROM publishedGroup WHERE job = ? ORDER BY directory, firstName
+            """), arguments: [Int64(bitPattern: job)])
+        var total = 0
+        var reach: (directory: [UInt8], last: [UInt8])?
+        while let row = try cursor.next() {
+            let stored = StoredRow(row, .publishedGroup(job: job, directory: []))
+            let directory = [UInt8](try stored.blob(0, "directory"))
+            let named = stored.renamed(.publishedGroup(job: job, directory: directory))
+            let first = [UInt8](try named.blob(1, "firstName"))
+            let last = [UInt8](try named.blob(2, "lastName"))
+            if let reach, reach.directory == directory, compareBytes(first[...], reach.last[...]) <= 0 {
+                return try all(of: job, in: db).count
+            }
+            if reach?.directory != directory || compareBytes(last[...], reach?.last[...] ?? []) > 0 { reach = (directory, last) }
+            total += try named.count(3, "count")
+        }
+        return total
     }
 
     /// The records of a row of columns directory, count, files.
