@@ -21,19 +21,30 @@ public struct BytePath: Sendable, Hashable, Comparable {
 
     /// This path with `component` appended after a slash (no slash if this path is empty).
     public func appending(_ component: [UInt8]) -> BytePath {
-        if bytes.isEmpty { return BytePath(bytes: component) }
-        // One allocation: a copy of `bytes` grown twice cost three (a path per file in a batch).
-        var joined: [UInt8] = []
-        joined.reserveCapacity(bytes.count + 1 + component.count)
-        joined.append(contentsOf: bytes)
-        if bytes.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
-        joined.append(contentsOf: component)
-        return BytePath(bytes: joined)
+        joined(component, suffix: [])
     }
 
     /// This path with a relative path appended.
     public func appending(_ relative: BytePath) -> BytePath {
         relative.isEmpty ? self : appending(relative.bytes)
+    }
+
+    /// This path with a relative path appended, then `suffix` (".gz"), in one allocation.
+    public func appending(_ relative: BytePath, suffix: [UInt8]) -> BytePath {
+        relative.isEmpty ? BytePath(bytes: bytes + suffix) : joined(relative.bytes, suffix: suffix)
+    }
+
+    /// `bytes`, a slash unless they are empty or end in one, `component` and `suffix`. One
+    /// allocation: a copy of `bytes` grown twice cost three (a path per file in a batch).
+    private func joined(_ component: [UInt8], suffix: [UInt8]) -> BytePath {
+        if bytes.isEmpty && suffix.isEmpty { return BytePath(bytes: component) }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(bytes.count + 1 + component.count + suffix.count)
+        joined.append(contentsOf: bytes)
+        if !bytes.isEmpty && bytes.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+        joined.append(contentsOf: component)
+        joined.append(contentsOf: suffix)
+        return BytePath(bytes: joined)
     }
 
     /// The bytes after the last slash.

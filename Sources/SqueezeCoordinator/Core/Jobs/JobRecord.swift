@@ -293,20 +293,14 @@ struct JobRecord {
         archive?.layout.segments(range)
     }
 
+    /// What an output's name adds to its source's.
+    static let gzSuffix = Array(".gz".utf8)
+
     /// Where a file's `.gz` goes (the archive, for a `--tar` job).
     func outputPath(of file: PlannedFile) -> BytePath {
         if let archive { return archive.path }
         // Built in one allocation: a batch's grant names every file's output.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(destination.bytes.count + 1 + file.relativePath.bytes.count + 3)
-        bytes.append(contentsOf: destination.bytes)
-        // As `BytePath.appending`: a slash between, unless either side is empty or one is there.
-        if !file.relativePath.isEmpty {
-            if !destination.isEmpty && destination.bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
-            bytes.append(contentsOf: file.relativePath.bytes)
-        }
-        bytes.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "g"), UInt8(ascii: "z")])
-        return BytePath(bytes: bytes)
+        return destination.appending(file.relativePath, suffix: Self.gzSuffix)
     }
 
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
