@@ -92,15 +92,17 @@ enum JournalSchema {
         return migrator
     }
 
-    /// Moves v1's rows of published files into groups, a bounded number of rows at a time (in
-    /// path order, so a folder's groups come in name order and do not overlap).
-    private static func regroupPublished(_ db: Database) throws {
-        let chunk = 65_536
+    /// Moves v1's rows of published files into groups, `chunk` rows at a time (in path order, so
+    /// a folder's groups come in name order and do not overlap).
+    static func regroupPublished(_ db: Database, chunk: Int = 65_536) throws {
         var after: (job: Int64, path: Data)?
+        // As everywhere in the journal, a path is bound through coalesce: an empty Data may bind
+        // as NULL, and a comparison with NULL takes no row (a chunk may end on a job's empty path).
         while true {
             let rows = if let after {
                 try Row.fetchAll(db, sql: """
-                    SELECT \(legacyPublishedColumns) FROM published WHERE (job, path) > (?, ?) ORDER BY job, path LIMIT \(chunk)
+                    SELECT \(legacyPublishedColumns) FROM published WHERE (job, path) > (?, coalesce(?, x''))
+                    ORDER BY job, path LIMIT \(chunk)
                     """, arguments: [after.job, after.path])
             } else {
                 try Row.fetchAll(db, sql: "SELECT \(legacyPublishedColumns) FROM published ORDER BY job, path LIMIT \(chunk)")

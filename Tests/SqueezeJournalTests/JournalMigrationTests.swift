@@ -83,4 +83,47 @@ struct JournalMigrationTests {
             #expect(tables == ["grdb_migrations", "job", "jobSequence", "publishedGroup"])
         }
     }
+
+    @Test("regrouping goes on from chunk to chunk whatever the chunk: past a job's end, a folder's, and a job's empty path")
+    func regroupsPastAnEmptyPath() throws {
+        for chunk in 1...5 {
+            try withTemporaryFolder { folder throws in
+                let path = folder + "/" + Journal.stateFileName
+                let queue = try DatabaseQueue(path: path)
+                try JournalSchema.migrator.migrate(queue)
+                let records = [(1, ""), (1, "a"), (1, "d/b"), (2, ""), (2, "x")].enumerated().map { index, entry in
+                    Samples.published(job: UInt64(entry.0), path: Array(entry.1.utf8), seed: UInt64(index))
+                }
+                try queue.write { db in
+                    for id in 1...2 {
+                        try db.execute(sql: """
+                            INSERT INTO job (id, request, source, destination, state, submittedBy, createdAt, filesDone, filesFailed, filesSkipped, bytesIn, bytesOut)
+                            VALUES (?, x'7b7d', '/src', '/out', 'running', 'ann', 790000000, 0, 0, 0, 0, 0)
+                            """, arguments: [id])
+                    }
+                    // v1's table as it was, beside v3's.
+                    try db.execute(sql: """
+                        CREATE TABLE published (job INTEGER NOT NULL, path BLOB NOT NULL, sourceSize INTEGER NOT NULL,
+                            sourceModifiedSeconds INTEGER NOT NULL, sourceModifiedNanoseconds INTEGER NOT NULL, sourceDevice INTEGER NOT NULL,
+                            sourceInode INTEGER NOT NULL, outputSize INTEGER NOT NULL, outputInode INTEGER NOT NULL, crc INTEGER NOT NULL,
+                            PRIMARY KEY (job, path)) WITHOUT ROWID
+                        """)
+                    for file in records {
+                        try db.execute(sql: "INSERT INTO published (\(JournalSchema.legacyPublishedColumns)) VALUES (?, coalesce(?, x''), ?, ?, ?, ?, ?, ?, ?, ?)",
+                                       arguments: [Int64(bitPattern: file.job), Data(file.path), Int64(bitPattern: file.sourceSize),
+                                                   file.sourceModifiedSeconds, file.sourceModifiedNanoseconds, Int64(bitPattern: file.sourceDevice),
+                                                   Int64(bitPattern: file.sourceInode), Int64(bitPattern: file.outputSize),
+                                                   Int64(bitPattern: file.outputInode), Int64(file.crc)])
+                    }
+                    try JournalSchema.regroupPublished(db, chunk: chunk)
+                }
+                try queue.close()
+                let journal = try Journal(path: path)
+                for job in [UInt64(1), 2] {
+                    let expected = Dictionary(uniqueKeysWithValues: records.filter { $0.job == job }.map { ($0.path, $0) })
+                    #expect(try journal.publishedFiles(of: job) == expected, "chunk \(chunk), job \(job)")
+                }
+            }
+        }
+    }
 }
