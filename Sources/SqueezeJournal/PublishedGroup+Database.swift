@@ -83,6 +83,7 @@ extension PublishedGroup {
             SELECT directory, firstName, lastName, count FROM publishedGroup WHERE job = ? ORDER BY directory, firstName
             """), arguments: [Int64(bitPattern: job)])
         var total = 0
+        // The folder read last, and the largest last name of its rows so far.
         var reach: (directory: [UInt8], last: [UInt8])?
         while let row = try cursor.next() {
             let stored = StoredRow(row, .publishedGroup(job: job, directory: []))
@@ -90,10 +91,12 @@ extension PublishedGroup {
             let named = stored.renamed(.publishedGroup(job: job, directory: directory))
             let first = [UInt8](try named.blob(1, "firstName"))
             let last = [UInt8](try named.blob(2, "lastName"))
-            if let reach, reach.directory == directory, compareBytes(first[...], reach.last[...]) <= 0 {
-                return try all(of: job, in: db).count
+            if let farthest = reach, farthest.directory == directory {
+                if compareBytes(first[...], farthest.last[...]) <= 0 { return try all(of: job, in: db).count }
+                if compareBytes(last[...], farthest.last[...]) > 0 { reach?.last = last }
+            } else {
+                reach = (directory, last)
             }
-            if reach?.directory != directory || compareBytes(last[...], reach?.last[...] ?? []) > 0 { reach = (directory, last) }
             total += try named.count(3, "count")
         }
         return total

@@ -88,20 +88,20 @@ struct PublishedGroup {
             let name = try take(Int(length))
             if let previous, compareBytes(previous, name) >= 0 { throw row.corrupt("names out of order") }
             previous = name
-            var values: [UInt64] = []
-            for _ in 0..<7 { values.append(try varint()) }
+            let (size, seconds, nanoseconds) = (try varint(), try varint(), try varint())
+            let (device, inode, outputSize, outputInode) = (try varint(), try varint(), try varint(), try varint())
             var crc: UInt32 = 0
             for (shift, byte) in try take(4).enumerated() { crc |= UInt32(byte) << (8 * shift) }
             files.append(PublishedFile(
                 job: job,
                 path: directory + name,
-                sourceSize: values[0],
-                sourceModifiedSeconds: Int64(bitPattern: values[1]),
-                sourceModifiedNanoseconds: Int64(bitPattern: values[2]),
-                sourceDevice: values[3],
-                sourceInode: values[4],
-                outputSize: values[5],
-                outputInode: values[6],
+                sourceSize: size,
+                sourceModifiedSeconds: Int64(bitPattern: seconds),
+                sourceModifiedNanoseconds: Int64(bitPattern: nanoseconds),
+                sourceDevice: device,
+                sourceInode: inode,
+                outputSize: outputSize,
+                outputInode: outputInode,
                 crc: crc
             ))
         }
