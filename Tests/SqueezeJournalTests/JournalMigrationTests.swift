@@ -51,20 +51,9 @@ struct JournalMigrationTests {
                 records.append(Samples.published(job: UInt64(1 + index % 2), path: Array((folder.isEmpty ? name : folder + "/" + name).utf8), seed: UInt64(index)))
             }
             try old.write { db in
-                for id in 1...2 {
-                    try db.execute(sql: """
-                        INSERT INTO job (id, request, source, destination, state, submittedBy, createdAt, filesDone, filesFailed, filesSkipped, bytesIn, bytesOut)
-                        VALUES (?, x'7b7d', '/src', '/out', 'running', 'ann', 790000000, 0, 0, 0, 0, 0)
-                        """, arguments: [id])
-                }
+                try Self.insertRunningJobs(1...2, in: db)
                 try db.execute(sql: "UPDATE jobSequence SET largest = 2")
-                let insert = try db.makeStatement(sql: "INSERT INTO published (\(JournalSchema.legacyPublishedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                for file in records {
-                    try insert.execute(arguments: [Int64(bitPattern: file.job), Data(file.path), Int64(bitPattern: file.sourceSize),
-                                                   file.sourceModifiedSeconds, file.sourceModifiedNanoseconds, Int64(bitPattern: file.sourceDevice),
-                                                   Int64(bitPattern: file.sourceInode), Int64(bitPattern: file.outputSize),
-                                                   Int64(bitPattern: file.outputInode), Int64(file.crc)])
-                }
+                try Self.insertLegacyRows(records, in: db)
             }
             try old.close()
 
@@ -95,12 +84,7 @@ struct JournalMigrationTests {
                     Samples.published(job: UInt64(entry.0), path: Array(entry.1.utf8), seed: UInt64(index))
                 }
                 try queue.write { db in
-                    for id in 1...2 {
-                        try db.execute(sql: """
-                            INSERT INTO job (id, request, source, destination, state, submittedBy, createdAt, filesDone, filesFailed, filesSkipped, bytesIn, bytesOut)
-                            VALUES (?, x'7b7d', '/src', '/out', 'running', 'ann', 790000000, 0, 0, 0, 0, 0)
-                            """, arguments: [id])
-                    }
+                    try Self.insertRunningJobs(1...2, in: db)
                     // v1's table as it was, beside v3's.
                     try db.execute(sql: """
                         CREATE TABLE published (job INTEGER NOT NULL, path BLOB NOT NULL, sourceSize INTEGER NOT NULL,
@@ -108,13 +92,7 @@ struct JournalMigrationTests {
                             sourceInode INTEGER NOT NULL, outputSize INTEGER NOT NULL, outputInode INTEGER NOT NULL, crc INTEGER NOT NULL,
                             PRIMARY KEY (job, path)) WITHOUT ROWID
                         """)
-                    for file in records {
-                        try db.execute(sql: "INSERT INTO published (\(JournalSchema.legacyPublishedColumns)) VALUES (?, coalesce(?, x''), ?, ?, ?, ?, ?, ?, ?, ?)",
-                                       arguments: [Int64(bitPattern: file.job), Data(file.path), Int64(bitPattern: file.sourceSize),
-                                                   file.sourceModifiedSeconds, file.sourceModifiedNanoseconds, Int64(bitPattern: file.sourceDevice),
-                                                   Int64(bitPattern: file.sourceInode), Int64(bitPattern: file.outputSize),
-                                                   Int64(bitPattern: file.outputInode), Int64(file.crc)])
-                    }
+                    try Self.insertLegacyRows(records, in: db)
                     try JournalSchema.regroupPublished(db, chunk: chunk)
                 }
                 try queue.close()
@@ -124,6 +102,29 @@ struct JournalMigrationTests {
                     #expect(try journal.publishedFiles(of: job) == expected, "chunk \(chunk), job \(job)")
                 }
             }
+        }
+    }
+
+    /// Running jobs `ids`, with the columns every schema has.
+    private static func insertRunningJobs(_ ids: ClosedRange<Int>, in db: Database) throws {
+        for id in ids {
+            try db.execute(sql: """
+                INSERT INTO job (id, request, source, destination, state, submittedBy, createdAt, filesDone, filesFailed, filesSkipped, bytesIn, bytesOut)
+                VALUES (?, x'7b7d', '/src', '/out', 'running', 'ann', 790000000, 0, 0, 0, 0, 0)
+                """, arguments: [id])
+        }
+    }
+
+    /// `files` as rows of v1's table of a row per file.
+    private static func insertLegacyRows(_ files: [PublishedFile], in db: Database) throws {
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO published (\(JournalSchema.legacyPublishedColumns)) VALUES (?, coalesce(?, x''), ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for file in files {
+            try insert.execute(arguments: [Int64(bitPattern: file.job), Data(file.path), Int64(bitPattern: file.sourceSize),
+                                           file.sourceModifiedSeconds, file.sourceModifiedNanoseconds, Int64(bitPattern: file.sourceDevice),
+                                           Int64(bitPattern: file.sourceInode), Int64(bitPattern: file.outputSize),
+                                           Int64(bitPattern: file.outputInode), Int64(file.crc)])
         }
     }
 }
