@@ -80,9 +80,10 @@ let package = Package(
         .target(name: "SqueezeArchive", dependencies: ["SqueezeIO"]),
         // squeeze as a drop-in for gzip and pigz: their options, files in place, stdin to stdout.
         .target(name: "SqueezeDropIn", dependencies: ["SqueezeGzip", "SqueezeIO", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        // Wire protocol v2: header frame, bodies and payload frames.
+        // Wire protocol v2: header frame, bodies and payload frames; and what a `scan` lists
+        // (SqueezeIO), which the scanner and whoever checks its listing read alike.
         // Frames are `ZMQFrame`s, so bulk payloads go out and come in without a copy.
-        .target(name: "SqueezeProtocol", dependencies: ["SqueezeGzip", "SqueezeZMQ"]),
+        .target(name: "SqueezeProtocol", dependencies: ["SqueezeGzip", "SqueezeZMQ", "SqueezeIO"]),
         // The coordinator actor: scanning, planning, dispatch against credit, assembly.
         .target(
             name: "SqueezeCoordinator",

@@ -60,8 +60,11 @@ public struct DirectorySlice: Sendable, Equatable {
     /// itself) whose names come after `after` (all when nil). `exclude` (a name in this
     /// directory) is left out. With `sameDeviceAsRoot`, a directory whose device differs from the
     /// root's is refused (`otherFileSystem`), so every file listed shares the root's device.
+    /// With `through`, the slice ends at that name (the directory is done for it); names in
+    /// `known` are passed over without a look.
     public static func read(
-        root: BytePath, directory: BytePath, after: [UInt8]?, exclude: [UInt8]?, limits: Limits, sameDeviceAsRoot: Bool = false
+        root: BytePath, directory: BytePath, after: [UInt8]?, exclude: [UInt8]?, limits: Limits, sameDeviceAsRoot: Bool = false,
+        through: [UInt8]? = nil, known: Set<[UInt8]> = []
     ) throws(Refusal) -> DirectorySlice {
         let (descriptor, info) = try open(root: root, directory: directory, sameDevice: sameDeviceAsRoot)
         defer { close(descriptor) }
@@ -89,7 +92,9 @@ public struct DirectorySlice: Sendable, Equatable {
         }
         for position in start..<names.count {
             let name = names[position]
+            if let through, through.lexicographicallyPrecedes(name) { break }
             if let exclude, name == exclude { continue }
+            if !known.isEmpty, known.contains(name) { continue }
             let path = directory.appending(name)
             var info = stat()
             let rc = BytePath(bytes: name).withCString { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }

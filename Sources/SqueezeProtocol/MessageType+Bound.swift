@@ -55,6 +55,10 @@ extension MessageType {
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchCheckTable)
         case .scan:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxScanTable)
+        case .checkListing:
+            return ZMQMessageBound(frames: 3, bytes: header + WireCodec.maxListingCheckTable + WireCodec.maxScanTable)
+        case .listingChecked:
+            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxListingCheckedTable)
         case .scanned:
             // The listing, then the batch's pieces when it has small files.
             return ZMQMessageBound(frames: 3, bytes: header + WireCodec.maxScannedTable + WireCodec.maxResultRefTable)

@@ -1,7 +1,7 @@
 extension MessageType {
     /// What a worker sends the coordinator.
     public static let fromWorkers: Set<MessageType> = [
-        .workerReady, .heartbeat, .result, .itemFailed, .goodbye, .probeReply, .resultRef, .stitched, .discarded, .published, .verified, .timing, .clock, .scanned,
+        .workerReady, .heartbeat, .result, .itemFailed, .goodbye, .probeReply, .resultRef, .stitched, .discarded, .published, .verified, .timing, .clock, .scanned, .listingChecked,
     ]
     /// What a worker sends before the coordinator has registered it: its announcement,
     /// heartbeats (sent from the start; a coordinator that does not know the worker answers one
@@ -9,7 +9,7 @@ extension MessageType {
     public static let fromUnregisteredWorkers: Set<MessageType> = [.workerReady, .heartbeat, .goodbye]
     /// What the coordinator sends a worker.
     public static let toWorkers: Set<MessageType> = [
-        .welcome, .heartbeat, .work, .cancelJob, .unknownPeer, .probe, .workRef, .stitch, .discard, .publish, .batch, .verifyBatch, .scan, .verify, .timings, .error,
+        .welcome, .heartbeat, .work, .cancelJob, .unknownPeer, .probe, .workRef, .stitch, .discard, .publish, .batch, .verifyBatch, .scan, .checkListing, .verify, .timings, .error,
     ]
     /// What a client sends the coordinator.
     public static let fromClients: Set<MessageType> = [.submit, .attach, .cancel, .statusRequest, .heartbeat]

@@ -67,6 +67,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     /// Shared-storage worker → coordinator: what a slice holds, and its batch's pieces
     /// (binary table, then a `resultRef` table when it has small files).
     case scanned = 36
+    /// Coordinator → verifying worker: list a slice as a `scan` would, and answer with the
+    /// listing's digest (binary table, then the `scan` table).
+    case checkListing = 37
+    /// Verifying worker → coordinator: a `checkListing`'s digest (binary table).
+    case listingChecked = 38
 
     // Client endpoint.
     /// Client → coordinator: start a job (JSON `JobRequest`).

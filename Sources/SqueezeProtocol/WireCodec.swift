@@ -49,6 +49,8 @@ public enum WireCodec {
         case .verifyBatch(let check): return [header, ZMQFrame(encodeBatchCheck(check))]
         case .scan(let scan): return [header, ZMQFrame(encodeScan(scan))]
         case .scanned(let report): return [header, ZMQFrame(encodeScanned(report))] + (report.result.map { [ZMQFrame(encodeRef($0))] } ?? [])
+        case .checkListing(let check): return [header, ZMQFrame(encodeListingCheck(check)), ZMQFrame(encodeScan(check.scan))]
+        case .listingChecked(let answer): return [header, ZMQFrame(encodeListingChecked(answer))]
         case .verify(let request): return [header] + encodeVerify(request)
         case .verified(let report): return [header, ZMQFrame(encodeVerified(report))]
         case .work(let work):
@@ -119,6 +121,8 @@ public enum WireCodec {
         case .verifyBatch: message = .verifyBatch(try batchCheck(parts))
         case .scan: message = .scan(try scan(parts))
         case .scanned: message = .scanned(try scanned(parts))
+        case .checkListing: message = .checkListing(try listingCheck(parts))
+        case .listingChecked: message = .listingChecked(try listingChecked(parts))
         case .verify: message = .verify(try verify(parts))
         case .verified: message = .verified(try verified(parts))
         case .work: message = .work(try work(parts))
@@ -211,7 +215,7 @@ public enum WireCodec {
         return job
     }
 
-    private static func expectFrames(_ parts: [ZMQFrame], _ count: Int) throws(ProtocolError) {
+    static func expectFrames(_ parts: [ZMQFrame], _ count: Int) throws(ProtocolError) {
         guard parts.count == count else { throw .frameCount(expected: count + 1, actual: parts.count + 1) }
     }
 

@@ -46,6 +46,10 @@ public enum WireMessage: Sendable, Equatable {
     case scan(ScanAssignment)
     /// Shared-storage worker → coordinator: what the slice holds, and its batch's pieces.
     case scanned(ScanReport)
+    /// Coordinator → verifying worker: list a slice and answer with its digest.
+    case checkListing(ListingCheck)
+    /// Verifying worker → coordinator: a listing's digest.
+    case listingChecked(ListingChecked)
     /// Coordinator → verifying worker: check blocks another worker compressed.
     case verify(VerifyRequest)
     /// Verifying worker → coordinator: what the blocks decoded to.
@@ -99,6 +103,8 @@ public enum WireMessage: Sendable, Equatable {
         case .verifyBatch: .verifyBatch
         case .scan: .scan
         case .scanned: .scanned
+        case .checkListing: .checkListing
+        case .listingChecked: .listingChecked
         case .verify: .verify
         case .verified: .verified
         case .timing: .timing

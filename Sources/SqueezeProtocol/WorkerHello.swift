@@ -43,6 +43,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of answering `scan`: listing a slice of a directory below a job's root
     /// and compressing its one-block files as a batch.
     public static let scansCapability = "scans"
+    /// The capability of answering `checkListing`: listing a slice as a `scan` would and
+    /// answering with the listing's digest, so a scan by another principal is checked.
+    public static let listingsCapability = "listings"
     /// The capability of writing a stitch's final header (`StitchRequest.finalHeader`, the
     /// offset table's lengths): only such a worker stitches a member that carries the table.
     public static let offsetTableCapability = "offsetTable"

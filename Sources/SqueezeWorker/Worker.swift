@@ -175,6 +175,7 @@ public final class Worker: Sendable {
         if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
         if configuration.storage != .remote {
             names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability, WorkerHello.scansCapability]
+            if configuration.verifies { names.append(WorkerHello.listingsCapability) }
         }
         return names.isEmpty ? nil : names
     }
@@ -192,7 +193,7 @@ public final class Worker: Sendable {
         }
         endpoint.send(hello())
         let (storageTasks, storageSink) = AsyncStream.makeStream(of: StorageTask.self)
-        let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyRequest.self)
+        let (verifyItems, verifySink) = AsyncStream.makeStream(of: VerifyTask.self)
         let (probes, probeSink) = AsyncStream.makeStream(of: StorageProbe.self, bufferingPolicy: .bufferingOldest(Self.probeQueueLimit))
         let end = await withTaskGroup(of: WorkerSessionEnd?.self) { group in
             group.addTask { await self.receive(from: endpoint, into: queueSink, storage: storageSink, probes: probeSink, verify: verifySink) }
@@ -228,7 +229,7 @@ public final class Worker: Sendable {
 
     private func receive(from endpoint: ZMQEndpoint, into queue: AsyncStream<ReceivedTask>.Continuation,
         storage: AsyncStream<StorageTask>.Continuation, probes: AsyncStream<StorageProbe>.Continuation,
-        verify: AsyncStream<VerifyRequest>.Continuation
+        verify: AsyncStream<VerifyTask>.Continuation
     ) async -> WorkerSessionEnd? {
         for await event in endpoint.events {
             if case .dropped(let dropped) = event {
@@ -260,7 +261,9 @@ public final class Worker: Sendable {
             case .scan(let scan) where configuration.storage != .remote:
                 enqueue(.scan(scan), into: queue, replyingOn: endpoint)
             case .verifyBatch(let check) where configuration.verifies:
-                verify.yield(check.request)
+                verify.yield(.blocks(check.request))
+            case .checkListing(let check) where configuration.verifies && configuration.storage != .remote:
+                verify.yield(.listing(check))
             case .stitch(let request):
                 storage.yield(.stitch(request))
             case .discard(let request):
@@ -268,7 +271,7 @@ public final class Worker: Sendable {
             case .publish(let grant):
                 storage.yield(.publish(grant))
             case .verify(let request) where configuration.verifies:
-                verify.yield(request)
+                verify.yield(.blocks(request))
             case .probe(let probe) where configuration.storage == .remote:
                 let reply = ProbeReply(jobID: probe.jobID, shared: false, reason: "the worker runs with --storage remote")
                 endpoint.send(ZMQMessage(WireCodec.encode(.probeReply(reply))))
@@ -385,11 +388,23 @@ public final class Worker: Sendable {
         return nil
     }
 
-    /// Answers `verify` items one at a time on the verify thread. A cancelled job's are dropped
-    /// (the coordinator forgot the check); a stopping pool drops the rest with the session.
-    private func runVerifyItems(_ items: AsyncStream<VerifyRequest>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
-        for await request in items {
-            if state.withLockedValue({ $0.cancelledJobs.contains(request.jobID) }) { continue }
+    /// Answers `verify` items and listing checks one at a time on the verify thread. A
+    /// cancelled job's are dropped (the coordinator forgot the check); a stopping pool drops
+    /// the rest with the session.
+    private func runVerifyItems(_ items: AsyncStream<VerifyTask>, replyingOn endpoint: ZMQEndpoint) async -> WorkerSessionEnd? {
+        for await task in items {
+            if state.withLockedValue({ $0.cancelledJobs.contains(task.jobID) }) { continue }
+            let request: VerifyRequest
+            switch task {
+            case .blocks(let blocks):
+                request = blocks
+            case .listing(let check):
+                // Listed as the scanner listed, nothing written: only the digest goes back.
+                guard let digest = try? await verifyPool.run({ check.scan.listing().report.listingDigest(key0: check.key0, key1: check.key1) })
+                else { continue }
+                endpoint.send(ZMQMessage(WireCodec.encode(.listingChecked(ListingChecked(checkID: check.checkID, digest: digest)))))
+                continue
+            }
             guard let report = try? await verifyPool.run({ VerifyRunner.run(request) }) else { continue }
             // While a slot compresses, its answer is due soon: the report leaves with it, so
             // the coordinator takes both in one wake. Idle, it leaves now.

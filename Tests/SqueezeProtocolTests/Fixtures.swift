@@ -240,6 +240,10 @@ enum Fixtures {
         case .verifyBatch: [.verifyBatch(batchCheck), .verifyBatch(viewedBatchCheck)]
         case .scan: [.scan(scan), .scan(rootScan)]
         case .scanned: [.scanned(scanned), .scanned(scannedEmpty), .scanned(scannedUnreadable), .scanned(scannedElsewhere)]
+        case .checkListing: [.checkListing(ListingCheck(checkID: 9, key0: 0x0123_4567_89AB_CDEF, key1: UInt64.max, scan: scan)),
+                             .checkListing(ListingCheck(checkID: UInt64.max, key0: 0, key1: 0, scan: rootScan))]
+        case .listingChecked: [.listingChecked(ListingChecked(checkID: 9, digest: 0xFEDC_BA98_7654_3210)),
+                               .listingChecked(ListingChecked(checkID: 0, digest: 0))]
         }
     }
 

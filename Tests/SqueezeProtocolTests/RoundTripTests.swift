@@ -33,6 +33,8 @@ struct RoundTripTests {
             case .workRef(let work): work.blocks.contains { $0.segments != nil } ? 3 : 2
             // The pieces' table follows when the slice has small files.
             case .scanned(let report): report.result == nil ? 2 : 3
+            // The check's table, then the slice's `scan` table.
+            case .checkListing: 3
             default: Fixtures.bodyless.contains(type) ? 1 : 2
             }
             #expect(frames.count == expected)
@@ -46,7 +48,7 @@ struct RoundTripTests {
             .goodbye: 8, .unknownPeer: 9, .submit: 20, .submitted: 21, .jobEvent: 22, .cancel: 23,
             .statusRequest: 24, .statusReply: 25, .error: 30, .probe: 10, .probeReply: 11, .workRef: 12, .resultRef: 13, .stitch: 14, .stitched: 15, .discard: 16, .discarded: 17,
             .verify: 18, .verified: 19, .attach: 26, .timing: 27, .clock: 28, .timings: 29, .publish: 31, .published: 32,
-            .batch: 33, .verifyBatch: 34, .scan: 35, .scanned: 36,
+            .batch: 33, .verifyBatch: 34, .scan: 35, .scanned: 36, .checkListing: 37, .listingChecked: 38,
         ]
         #expect(expected.count == MessageType.allCases.count)
         for type in MessageType.allCases {

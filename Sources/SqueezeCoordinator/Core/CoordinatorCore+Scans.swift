@@ -68,13 +68,7 @@ extension CoordinatorCore {
         }
         let attempt = nextAttempt.take()
         jobs[key.job]?.attempts[key.item, default: [:]][assignment.worker] = attempt
-        var scan = ScanAssignment(
-            jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
-            syncPieces: !worker.sharesKernel, smallFileBytes: UInt64(job.planner.blockSize),
-            maxEntries: min(max(1, configuration.scanBatchFiles), ProtocolLimits.maxBlocksPerItem), maxSmallBytes: UInt64(scanBytes),
-            workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, destination: job.destination.bytes,
-            directory: slice.directory.bytes, after: slice.after ?? [], exclude: job.walkExclude?.bytes ?? [])
-        scan.more = slice.more.map(\.bytes)
+        let scan = scanAssignment(slice, item: key, attempt: attempt, job: job, syncPieces: !worker.sharesKernel)
         if traces[key.job] != nil { traceDispatch(assignment, blocks: 0, bytes: 0) }
         metrics.scansByWorkers.increment()
         send(.scan(scan), to: assignment.worker)
@@ -207,6 +201,7 @@ extension CoordinatorCore {
         traces[key.job]?.queued(items.lazy.map(\.id), at: micros)
         let window = self.window(for: job)
         jobs[key.job] = job
+        if checksResults(of: key.job) { checkListing(report, slice: slice, item: key, scanner: peer) }
         // Scans go before the items already waiting: they find the rest of the work.
         scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) }, urgent: scans)
         if let result = report.result {

@@ -268,6 +268,7 @@ extension CoordinatorCore {
             checkLocally(pending.check)
         }
         takeBackBatchChecks(now: now, from: gone)
+        takeBackListingChecks(now: now, from: gone)
     }
 
     /// A verifier let a check pass its deadline. Not a strike (it may be slow, not hostile),

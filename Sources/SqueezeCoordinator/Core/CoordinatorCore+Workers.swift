@@ -60,6 +60,9 @@ extension CoordinatorCore {
         case .verified(let report):
             workers.heard(peer, at: now)
             verified(report, from: peer)
+        case .listingChecked(let answer):
+            workers.heard(peer, at: now)
+            listingChecked(answer, from: peer)
         case .probeReply(let reply):
             guard workers.heard(peer, at: now), workers[peer] != nil else { return }
             probeReplied(reply, from: peer)
@@ -237,7 +240,7 @@ extension CoordinatorCore {
             restartStitches(now: now)
             expireGrants()
             logWarningSummaries(now: now)
-            if !verification.pending.isEmpty { takeBackChecks(now: now) }
+            if verification.hasChecksOut { takeBackChecks(now: now) }
             for id in jobOrder { removeWorkspaceOnceFreed(id) }
             pump()
             checkClients(now: now)

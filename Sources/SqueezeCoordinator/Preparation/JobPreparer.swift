@@ -170,11 +170,18 @@ enum JobPreparer {
         _ slice: ScanSlice, exclude: BytePath?, context: BatchContext, lastCreated: OutputFolder?, throwing: Bool = false, deep: Bool = true
     ) throws -> PreparedBatch {
         let sections: [DirectorySlice]
+        let limits = DirectorySlice.Limits(smallFileBytes: UInt64(context.blockSize), maxEntries: max(1, context.batchFiles), maxSmallBytes: .max)
         do {
-            sections = try DirectorySlice.walk(
-                root: context.sourceRoot, directory: slice.directory, after: slice.after, then: slice.more, exclude: exclude,
-                limits: DirectorySlice.Limits(smallFileBytes: UInt64(context.blockSize), maxEntries: max(1, context.batchFiles), maxSmallBytes: .max),
-                maxDirectories: deep ? ProtocolLimits.maxScanSections : 1)
+            if let gap = slice.gap {
+                // A range a worker's listing claimed: only what it left out.
+                sections = [try DirectorySlice.read(
+                    root: context.sourceRoot, directory: slice.directory, after: slice.after,
+                    exclude: DirectorySlice.excluded(exclude, in: slice.directory), limits: limits, through: gap.through, known: gap.known)]
+            } else {
+                sections = try DirectorySlice.walk(
+                    root: context.sourceRoot, directory: slice.directory, after: slice.after, then: slice.more, exclude: exclude,
+                    limits: limits, maxDirectories: deep ? ProtocolLimits.maxScanSections : 1)
+            }
         } catch {
             let reason = switch error {
             case .unreadable(let reason): reason
@@ -195,7 +202,7 @@ enum JobPreparer {
             scan.skipped += section.skipped
             scan.failures += section.failures
             slices += section.subdirectories.filter { !read.contains($0) }.map { ScanSlice(directory: $0, after: nil) }
-            if let after = section.resumeAfter { slices.append(ScanSlice(directory: section.directory, after: after)) }
+            if let after = section.resumeAfter { slices.append(ScanSlice(directory: section.directory, after: after, gap: slice.gap)) }
         }
         slices += slice.more.filter { !read.contains($0) }.map { ScanSlice(directory: $0, after: nil) }
         var batch = plan(scan, finished: false, context: context, firstIndex: 0, lastCreated: lastCreated)

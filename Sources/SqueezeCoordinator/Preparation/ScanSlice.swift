@@ -10,4 +10,7 @@ struct ScanSlice: Sendable, Equatable {
     /// Further directories to read from their start once this one is done: siblings found
     /// together go out together, so a folder of many small folders is a few items.
     var more: [BytePath] = []
+    /// Set when the slice is a range a worker's listing claimed (`ListingGap`): it ends there,
+    /// and the names the listing held are left out.
+    var gap: ListingGap?
 }

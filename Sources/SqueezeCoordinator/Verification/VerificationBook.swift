@@ -15,6 +15,8 @@ struct VerificationBook: Sendable {
     var batches: [UInt64: PendingBatchCheck] = [:]
     /// Checks of stitched segments out with verifying workers, by check id.
     var segments: [UInt64: PendingSegmentCheck] = [:]
+    /// Checks of listings by workers, out with verifying workers or here, by check id.
+    var listings: [UInt64: PendingListingCheck] = [:]
     /// Checks waiting to leave with the next message to their verifier.
     var outgoing = OutgoingChecks()
     var nextCheckID: UInt64 = 1
@@ -63,11 +65,15 @@ struct VerificationBook: Sendable {
         return [0] + Array("curve:\(userID)".utf8)
     }
 
+    /// Whether any check is out with a verifier (or, for listings, here).
+    var hasChecksOut: Bool { !pending.isEmpty || !batches.isEmpty || !segments.isEmpty || !listings.isEmpty }
+
     /// Checks `verifier` has not answered yet.
     func pendingCount(of verifier: PeerID) -> Int {
         pending.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
             + segments.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
             + batches.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
+            + listings.values.reduce(0) { $0 + ($1.verifier == verifier ? 1 : 0) }
     }
 
     /// Forgets what was kept for a job that ended.
@@ -77,6 +83,7 @@ struct VerificationBook: Sendable {
         pending = pending.filter { $0.value.request.item.job != job }
         segments = segments.filter { $0.value.check.file.job != job }
         batches = batches.filter { $0.value.item.job != job }
+        listings = listings.filter { $0.value.item.job != job }
         outgoing.forget(job: job)
         retriedReads = retriedReads.filter { $0.job != job }
     }

@@ -34,6 +34,29 @@ struct DirectorySliceTests {
         #expect(slice.resumeAfter == nil)
     }
 
+    @Test("a range a listing claimed: it ends at its last name, passes over the names known, and still keeps to its limits")
+    func rangesWithKnownNames() throws {
+        let names = (0..<10).map { "f\($0)" }
+        let root = try Self.folder(names)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let known: Set<[UInt8]> = [Array("f3".utf8), Array("f5".utf8), Array("f9".utf8)]
+        let whole = try DirectorySlice.read(
+            root: BytePath(root), directory: BytePath("d"), after: Array("f1".utf8), exclude: nil, limits: Self.roomy, through: Array("f7".utf8), known: known)
+        #expect(whole.smallFiles.map(\.relativePath.display) == ["d/f2", "d/f4", "d/f6", "d/f7"])
+        #expect(whole.resumeAfter == nil, "the range is done")
+        var seen: [String] = []
+        var after: [UInt8]?
+        repeat {
+            let slice = try DirectorySlice.read(
+                root: BytePath(root), directory: BytePath("d"), after: after, exclude: nil,
+                limits: DirectorySlice.Limits(smallFileBytes: 100, maxEntries: 2, maxSmallBytes: 1 << 30), known: known)
+            #expect(slice.smallFiles.count <= 2)
+            seen += slice.smallFiles.map(\.relativePath.display)
+            after = slice.resumeAfter
+        } while after != nil
+        #expect(seen == ["d/f0", "d/f1", "d/f2", "d/f4", "d/f6", "d/f7", "d/f8"])
+    }
+
     @Test func slicesPickUpAfterTheirNameAndEndAtTheirLimits() throws {
         let names = (0..<10).map { "f\($0)" }
         let root = try Self.folder(names)

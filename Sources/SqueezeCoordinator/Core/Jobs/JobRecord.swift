@@ -36,6 +36,9 @@ struct JobRecord {
     var sliced = false
     /// Slices not yet listed: scan items planned or out, and slices the coordinator lists.
     var scansOutstanding = 0
+    /// Listings by workers whose check has not come back (`CoordinatorCore+ListingChecks`):
+    /// the job is not scanned until each is, since a difference lists more here.
+    var listingChecks = 0
     /// Slices the coordinator lists itself, one at a time while the job's open files are under
     /// the limit, as the walk goes (`CoordinatorCore.continueScan`); among `scansOutstanding`.
     var localSlices: [ScanSlice] = []
@@ -171,7 +174,7 @@ struct JobRecord {
     }
 
     /// Whether the scan has planned every file of the source.
-    var scanComplete: Bool { walker == nil && !scanBusy && scansOutstanding == 0 }
+    var scanComplete: Bool { walker == nil && !scanBusy && scansOutstanding == 0 && listingChecks == 0 }
 
     /// Whether every file is published or failed and no more will come.
     var allFilesFinished: Bool { scanComplete && open.isEmpty && batchFiles == 0 }

@@ -14,9 +14,10 @@ struct ScanScenarioTests {
     static let capabilities = BatchScenarioTests.capabilities + [WorkerHello.scansCapability]
 
     /// A sliced job over a root with one file and the folders `sub` and `sub2`, workers `a`
-    /// and `b` registered (taking scans unless `scans` is false).
-    private static func slicedJob(
-        scans: Bool = true, verify: Bool = false, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
+    /// and `b` registered (taking scans unless `scans` is false, and listing checks with
+    /// `listings`) as processes `pids`.
+    static func slicedJob(
+        scans: Bool = true, listings: Bool = false, verify: Bool = false, pids: (Int32, Int32) = (1, 2), _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
     ) throws -> (harness: CoreHarness, job: JobID, started: [CoordinatorEffect]) {
         var configuration = CoreHarness.configuration()
         configuration.itemBytes = 16 * 1024
@@ -25,9 +26,9 @@ struct ScanScenarioTests {
         configuration.scanBatchFiles = 2
         configure(&configuration)
         var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
-        let capabilities = scans ? Self.capabilities : BatchScenarioTests.capabilities
-        harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
-        harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
+        let capabilities = (scans ? Self.capabilities : BatchScenarioTests.capabilities) + (listings ? [WorkerHello.listingsCapability] : [])
+        harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.0)
+        harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.1)
         let (job, started) = try harness.startJob(sizes: [100], verify: verify, sliced: true) { source in
             for folder in ["sub", "sub2"] {
                 try FileManager.default.createDirectory(atPath: source + "/" + folder, withIntermediateDirectories: true)
@@ -37,7 +38,7 @@ struct ScanScenarioTests {
         return (harness, job, started)
     }
 
-    private static func scans(in effects: [CoordinatorEffect]) -> [(scan: ScanAssignment, peer: PeerID)] {
+    static func scans(in effects: [CoordinatorEffect]) -> [(scan: ScanAssignment, peer: PeerID)] {
         effects.sent.compactMap { if case .scan(let scan) = $0.message { (scan, $0.peer) } else { nil } }
     }
 

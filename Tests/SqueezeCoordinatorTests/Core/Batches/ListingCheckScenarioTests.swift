@@ -1,0 +1,162 @@
+import Foundation
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+/// Listing checks: a worker's listing of a slice is listed again by a worker of another
+/// principal, which answers with a keyed digest; the coordinator compares it with the digest
+/// of the listing it took. A difference has the coordinator list the ranges the scanner
+/// claimed, and plan only what the scanner left out.
+@Suite("CoordinatorCore: listing checks")
+struct ListingCheckScenarioTests {
+    /// A checked sliced job whose folder `sub` holds `x` and `y` (10 bytes each); returns the
+    /// harness, the job, and the scan item for `sub` with its worker.
+    private static func job(pids: (Int32, Int32) = (1, 2)) throws -> (harness: CoreHarness, job: JobID, sub: (scan: ScanAssignment, peer: PeerID)) {
+        let (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true, pids: pids)
+        try Data(repeating: 2, count: 10).write(to: URL(fileURLWithPath: harness.lastFolder + "/src/sub/y"))
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        return (harness, job, sub)
+    }
+
+    /// `scan`'s listing as a worker reads it, with a piece per small file, less the names in
+    /// `leavingOut`.
+    private static func scanned(_ scan: ScanAssignment, leavingOut: Set<String> = [], from peer: PeerID) -> CoordinatorEvent {
+        var report = scan.listing().report
+        for index in report.sections.indices {
+            report.sections[index].smallFiles.removeAll { leavingOut.contains(String(decoding: $0.relativePath, as: UTF8.self)) }
+        }
+        let small = report.sections.flatMap(\.smallFiles)
+        report.result = RefResult(
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt,
+            pieces: small.map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
+        return .workerMessage(.scanned(report), from: peer, origin: nil)
+    }
+
+    private static func checks(in effects: [CoordinatorEffect]) -> [(check: ListingCheck, peer: PeerID)] {
+        effects.sent.compactMap { if case .checkListing(let check) = $0.message { (check, $0.peer) } else { nil } }
+    }
+
+    private static func localChecks(in effects: [CoordinatorEffect]) -> [ListingLocalCheck] {
+        effects.compactMap { if case .check(.listing(let check)) = $0 { check } else { nil } }
+    }
+
+    /// Lists every slice the coordinator was asked to list in `effects` as its scanner would,
+    /// and hands the core the result; returns the paths planned.
+    private static func listLocally(_ effects: [CoordinatorEffect], job: JobID, harness: inout CoreHarness) throws -> [String] {
+        var planned: [String] = []
+        for request in effects.compactMap({ if case .scan(let request) = $0 { request } else { nil } }) {
+            let slice = try #require(request.slice)
+            let batch = try JobPreparer.nextSlice(slice, exclude: request.exclude, context: request.context, lastCreated: nil)
+            planned += batch.files.map(\.relativePath.display)
+            harness.handle(.scanned(job, batch), at: .milliseconds(50))
+        }
+        return planned
+    }
+
+    @Test("a listing goes to the other principal's worker with the scanner's slice and limits; the job is not scanned until it agrees")
+    func agreeingCheck() throws {
+        var (harness, job, sub) = try Self.job()
+        defer { harness.cleanUp() }
+        let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
+        let sent = try #require(Self.checks(in: listed).first)
+        #expect(Self.checks(in: listed).count == 1)
+        #expect(sent.peer != sub.peer, "never the scanner itself")
+        var expected = sub.scan
+        expected.attempt = 0
+        expected.syncPieces = false
+        #expect(sent.check.scan == expected)
+        #expect(harness.core.jobs[job]?.listingChecks == 1 && harness.core.jobs[job]?.scanComplete == false)
+
+        // The scanner answering its own check is not heard; the verifier's true digest settles it.
+        let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
+        harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)), from: sub.peer, origin: nil),
+                       at: .milliseconds(2))
+        #expect(harness.core.jobs[job]?.listingChecks == 1)
+        let outstanding = harness.core.jobs[job]?.scansOutstanding
+        let settled = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
+                                                    from: sent.peer, origin: nil), at: .milliseconds(3))
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+        #expect(harness.core.jobs[job]?.scansOutstanding == outstanding, "nothing more to list")
+        #expect(settled.allSatisfy { if case .scan(let request) = $0 { request.slice?.gap == nil } else { true } })
+    }
+
+    @Test("a scanner that leaves a file out: the digests differ, and the coordinator lists the slice's range and plans only that file")
+    func fileLeftOut() throws {
+        var (harness, job, sub) = try Self.job()
+        defer { harness.cleanUp() }
+        let listed = harness.handle(Self.scanned(sub.scan, leavingOut: ["y"], from: sub.peer), at: .milliseconds(1))
+        #expect(harness.core.jobs[job]?.items[ItemID(sub.scan.itemID)]?.files?.map(\.relativePath.display) == ["sub/x"])
+        let sent = try #require(Self.checks(in: listed).first)
+        let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
+        let planned = harness.core.jobs[job]?.filesPlanned ?? 0
+        let differs = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
+                                                    from: sent.peer, origin: nil), at: .milliseconds(2))
+        let gap = try #require(differs.compactMap { if case .scan(let request) = $0 { request.slice } else { nil } }.first)
+        #expect(gap.directory == BytePath("sub") && gap.after == nil && gap.gap == ListingGap(through: nil, known: [Array("x".utf8)]))
+        #expect(try Self.listLocally(differs, job: job, harness: &harness) == ["sub/y"])
+        #expect(harness.core.jobs[job]?.filesPlanned == planned + 1)
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+    }
+
+    @Test("with no worker of another principal, the coordinator lists the slice itself, and a difference is listed the same way")
+    func noIndependentVerifier() throws {
+        var (harness, job, sub) = try Self.job(pids: (1, 1))
+        defer { harness.cleanUp() }
+        let listed = harness.handle(Self.scanned(sub.scan, leavingOut: ["x"], from: sub.peer), at: .milliseconds(1))
+        #expect(Self.checks(in: listed).isEmpty, "the other worker is the same process")
+        let local = try #require(Self.localChecks(in: listed).first)
+        let differs = harness.handle(.listingCheckedLocally(ListingChecked(checkID: local.checkID, digest: local.digest())), at: .milliseconds(2))
+        #expect(try Self.listLocally(differs, job: job, harness: &harness) == ["sub/x"])
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+    }
+
+    @Test("a verifier that leaves, or lets the deadline pass, has its check listed here; a late answer is ignored", arguments: [true, false])
+    func verifierGone(leaves: Bool) throws {
+        var (harness, job, sub) = try Self.job()
+        defer { harness.cleanUp() }
+        let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
+        let sent = try #require(Self.checks(in: listed).first)
+        let taken = leaves
+            ? harness.handle(.workerMessage(.goodbye, from: sent.peer, origin: nil), at: .milliseconds(2))
+            : harness.handle(.tick, at: harness.core.configuration.verifyDeadline + .seconds(1))
+        let local = try #require(Self.localChecks(in: taken).first)
+        #expect(local.checkID == sent.check.checkID)
+        if !leaves {
+            let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
+            harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)), from: sent.peer, origin: nil),
+                           at: harness.core.configuration.verifyDeadline + .seconds(2))
+            #expect(harness.core.jobs[job]?.listingChecks == 1, "the late answer does not settle it")
+        }
+        harness.handle(.listingCheckedLocally(ListingChecked(checkID: local.checkID, digest: local.digest())), at: harness.core.configuration.verifyDeadline + .seconds(3))
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+    }
+
+    @Test("one agreeing answer in the audit interval is listed here as well")
+    func audit() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true)
+        defer { harness.cleanUp() }
+        harness.core.rolls = FixedRolls(value: 0)
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
+        let sent = try #require(Self.checks(in: listed).first)
+        let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
+        let audited = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
+                                                    from: sent.peer, origin: nil), at: .milliseconds(2))
+        let local = try #require(Self.localChecks(in: audited).first)
+        #expect(harness.core.jobs[job]?.listingChecks == 1)
+        harness.handle(.listingCheckedLocally(ListingChecked(checkID: local.checkID, digest: local.digest())), at: .milliseconds(3))
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+    }
+
+    @Test("a job without the check sends no listing check")
+    func uncheckedJob() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: false)
+        defer { harness.cleanUp() }
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
+        #expect(Self.checks(in: listed).isEmpty && Self.localChecks(in: listed).isEmpty)
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+    }
+}
