@@ -28,6 +28,10 @@ With COLLUDE_SHARE (a folder) the compressing id leaves each block's true CRC-32
 it sent there, and with COLLUDE_ROLE=compress it registers no second id: MODE `collude-verify`,
 another process, is then the partner (it announces `verify` and no engine, and vouches for the
 bytes it finds in the folder): two processes, and with a key each, two principals.
+MODE `listing-liar`: it announces shared storage, no engine and the capabilities a scanning
+worker has (`batches`, `publish`, `scans`, `listings`, no `verify`), so it is given listing
+checks and nothing else, says it sees every job's files, and answers every `checkListing` with
+a random digest, never listing anything. Prints "lied N".
 With CURVE_SECRET (its certificate) and CURVE_SERVER (the coordinator's public certificate)
 in the environment, it connects with CURVE.
 """
@@ -36,7 +40,7 @@ import zmq
 
 endpoint, worker_id, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mode = sys.argv[4] if len(sys.argv) > 4 else "wrong"
-assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "table-bad", "collude", "collude-verify"), mode
+assert mode in ("wrong", "verify-bad", "verify-good", "verify-silent", "fail-reads", "stitch-bad", "table-bad", "collude", "collude-verify", "listing-liar"), mode
 ctx = zmq.Context.instance()
 sock = ctx.socket(zmq.DEALER)
 sock.setsockopt(zmq.LINGER, 0)
@@ -55,6 +59,10 @@ hello = {"workerID": worker_id, "host": "test", "slots": slots, "pid": os.getpid
          "engines": ["zlib", "libdeflate", "isal", "stored"]}
 if mode == "fail-reads":
     hello["storage"] = "shared"
+elif mode == "listing-liar":
+    hello["storage"] = "shared"
+    hello["engines"] = []
+    hello["capabilities"] = ["batches", "publish", "scans", "listings"]
 elif mode in ("stitch-bad", "table-bad"):
     hello["storage"] = "shared"
     hello["engines"] = []
@@ -279,6 +287,7 @@ answered = 0
 judged = 0
 stitched = 0
 failed = 0
+lied = 0
 last_beat = 0.0
 while True:
     now = time.monotonic()
@@ -297,7 +306,13 @@ while True:
         judged += 1
         print(f"verdict {judged}", flush=True)
         continue
-    if len(frames[0]) == 16 and mode == "fail-reads" and frames[0][3] == 10:  # probe
+    if len(frames[0]) == 16 and mode == "listing-liar" and frames[0][3] == 37:  # checkListing
+        (check,) = struct.unpack_from("<Q", frames[1], 0)
+        sock.send_multipart([header(38), struct.pack("<Q", check) + os.urandom(8)])
+        lied += 1
+        print(f"lied {lied}", flush=True)
+        continue
+    if len(frames[0]) == 16 and mode in ("fail-reads", "listing-liar") and frames[0][3] == 10:  # probe
         probe = json.loads(frames[1])
         sock.send_multipart([header(11), json.dumps({"jobID": probe["jobID"], "shared": True}).encode()])
         continue
