@@ -156,7 +156,9 @@ extension CoordinatorCore {
             return
         }
         var small: [PlannedFile] = []
+        small.reserveCapacity(report.sections.reduce(0) { $0 + $1.smallFiles.count })
         var large: [PlannedFile] = []
+        large.reserveCapacity(report.sections.reduce(0) { $0 + $1.largeFiles.count })
         var slices: [ScanSlice] = []
         let read = Set(report.sections.dropFirst().map(\.directory))
         for section in report.sections {
@@ -173,7 +175,7 @@ extension CoordinatorCore {
                     emit(to: key.job, .skipped(entry))
                 }
             }
-            small += plannedFiles(section.smallFiles, in: directory, from: job.filesPlanned + small.count, job: job)
+            appendPlannedFiles(section.smallFiles, in: directory, to: &small, from: job.filesPlanned + small.count, job: job)
             // Subdirectories the worker did not read as sections of their own are scans of their own.
             for name in section.subdirectories {
                 let path = directory.appending(name)
@@ -184,7 +186,7 @@ extension CoordinatorCore {
         // The slice's further directories the worker did not reach go out again.
         for directory in slice.more where !read.contains(directory.bytes) { slices.append(ScanSlice(directory: directory, after: nil)) }
         for section in report.sections {
-            large += plannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), from: job.filesPlanned + small.count + large.count, job: job)
+            appendPlannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), to: &large, from: job.filesPlanned + small.count + large.count, job: job)
         }
         var items = scanItems(for: slices, in: &job, listedHere: !hasScanningWorker(for: key.job))
         let scans = items.count
@@ -196,7 +198,9 @@ extension CoordinatorCore {
             job.items[key.item]?.files = small
             job.items[key.item]?.bytes = Int(clamping: small.reduce(0) { $0 + $1.stamp.size })
         }
-        job.add(files: small + large, items: items)
+        // Two calls, not one over `small + large`: a copy of every file's plan saved.
+        job.add(files: small, items: [])
+        job.add(files: large, items: items)
         job.dirty = true
         traces[key.job]?.queued(items.lazy.map(\.id), at: micros)
         let window = self.window(for: job)
@@ -226,11 +230,10 @@ extension CoordinatorCore {
         sendChecksLeft(for: peer)
     }
 
-    /// A `scanned`'s files as planned files of the job, numbered from `first`. The device is
-    /// the root's: the worker listed only a directory on the root's file system.
-    func plannedFiles(_ files: [BatchFile], in directory: BytePath, from first: Int, job: JobRecord) -> [PlannedFile] {
-        var planned: [PlannedFile] = []
-        planned.reserveCapacity(files.count)
+    /// Appends a `scanned`'s files to `planned` as planned files of the job, numbered from
+    /// `first`. The device is the root's: the worker listed only a directory on the root's
+    /// file system.
+    func appendPlannedFiles(_ files: [BatchFile], in directory: BytePath, to planned: inout [PlannedFile], from first: Int, job: JobRecord) {
         for (position, file) in files.enumerated() {
             let stamp = FileStamp(
                 size: file.size, modifiedSeconds: file.modifiedSeconds, modifiedNanoseconds: file.modifiedNanoseconds,
@@ -239,6 +242,5 @@ extension CoordinatorCore {
                 index: first + position, relativePath: directory.appending(file.relativePath), stamp: stamp,
                 layout: BlockLayout(fileSize: file.size, blockSize: job.planner.blockSize)))
         }
-        return planned
     }
 }
