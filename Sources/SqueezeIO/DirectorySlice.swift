@@ -61,10 +61,10 @@ public struct DirectorySlice: Sendable, Equatable {
     /// directory) is left out. With `sameDeviceAsRoot`, a directory whose device differs from the
     /// root's is refused (`otherFileSystem`), so every file listed shares the root's device.
     /// With `through`, the slice ends at that name (the directory is done for it); names in
-    /// `known` are passed over without a look.
+    /// `known` (in byte order) are passed over without a look.
     public static func read(
         root: BytePath, directory: BytePath, after: [UInt8]?, exclude: [UInt8]?, limits: Limits, sameDeviceAsRoot: Bool = false,
-        through: [UInt8]? = nil, known: Set<[UInt8]> = []
+        through: [UInt8]? = nil, known: [[UInt8]] = []
     ) throws(Refusal) -> DirectorySlice {
         let (descriptor, info) = try open(root: root, directory: directory, sameDevice: sameDeviceAsRoot)
         defer { close(descriptor) }
@@ -90,11 +90,14 @@ public struct DirectorySlice: Sendable, Equatable {
             }
             start = low
         }
+        // Both in byte order: one pass over the names and the known ones together.
+        var knownAt = 0
         for position in start..<names.count {
             let name = names[position]
             if let through, through.lexicographicallyPrecedes(name) { break }
             if let exclude, name == exclude { continue }
-            if !known.isEmpty, known.contains(name) { continue }
+            while knownAt < known.count, known[knownAt].lexicographicallyPrecedes(name) { knownAt += 1 }
+            if knownAt < known.count, known[knownAt] == name { continue }
             let path = directory.appending(name)
             var info = stat()
             let rc = BytePath(bytes: name).withCString { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }

@@ -36,6 +36,7 @@ struct ListingCheckTests {
         let metrics = try HTTPProbe.metrics(base + "metrics")
         #expect((metrics["squeeze_scans_total{by=\"worker\"}"] ?? 0) >= 2, "\(metrics)")
         #expect((metrics["squeeze_listing_differences_total"] ?? 0) >= 2, "\(metrics)")
+        #expect(metrics["squeeze_listing_left_out_total"] == 0, "the honest scanner left nothing out: \(metrics)")
         #expect(try cluster.status().malformedMessages == 0)
         #expect(cluster.coordinator.isRunning)
     }

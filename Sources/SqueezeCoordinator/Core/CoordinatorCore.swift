@@ -145,8 +145,6 @@ struct CoordinatorCore {
             checked(request, defect: defect)
         case .batchChecked(let check, let defect):
             batchChecked(check, defect: defect)
-        case .listingCheckedLocally(let answer):
-            listingChecked(answer, from: nil)
         case .segmentChecked(let check, let finding):
             segmentChecked(check, finding: finding)
         case .outputsRechecked(let id, let outcome):

@@ -44,8 +44,6 @@ enum CoordinatorEvent: Sendable {
     case answerChecked(VerificationRequest, BlockDefect?)
     /// The coordinator's own check of a batch's answer is done.
     case batchChecked(BatchLocalCheck, BlockDefect?)
-    /// The coordinator listed a slice to check a worker's listing of it: the digest it found.
-    case listingCheckedLocally(ListingChecked)
     /// The coordinator's own check of a stitched segment is done.
     case segmentChecked(SegmentCheck, SegmentFinding)
     /// The coordinator's pass over job `id`'s outputs after a caught collusion is done.

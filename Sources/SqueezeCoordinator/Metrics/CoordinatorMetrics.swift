@@ -36,8 +36,9 @@ public struct CoordinatorMetrics: Sendable {
     let batchesPublished: Counter
     /// Scan items sent to workers, listed here, and listings refused.
     let scansByWorkers: Counter, scansLocal: Counter, scansRefused: Counter
-    /// Listings by workers checked by a worker of another principal, here, and found to differ.
-    let listingChecksByWorkers: Counter, listingChecksLocal: Counter, listingDifferences: Counter
+    /// Listings by workers checked by a worker of another principal, and here; digests that
+    /// differed; and entries the coordinator found in ranges a listing claimed and left out.
+    let listingChecksByWorkers: Counter, listingChecksLocal: Counter, listingDifferences: Counter, listingLeftOut: Counter
     /// Batches turned into ordinary bundles (`JobRecord.expand`): handled file by file.
     let batchesExpanded: Counter
     /// Answers dropped because their item was answered already or their job had ended.
@@ -97,6 +98,7 @@ public struct CoordinatorMetrics: Sendable {
         listingChecksByWorkers = Counter(label: "squeeze_listing_checks_total", dimensions: [("by", "worker")], factory: factory)
         listingChecksLocal = Counter(label: "squeeze_listing_checks_total", dimensions: [("by", "coordinator")], factory: factory)
         listingDifferences = Counter(label: "squeeze_listing_differences_total", factory: factory)
+        listingLeftOut = Counter(label: "squeeze_listing_left_out_total", factory: factory)
         batchesExpanded = Counter(label: "squeeze_batches_expanded_total", factory: factory)
         malformedMessages = Counter(label: "squeeze_malformed_messages_total", factory: factory)
         refusedResults = Counter(label: "squeeze_refused_results_total", factory: factory)

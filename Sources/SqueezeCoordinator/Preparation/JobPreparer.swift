@@ -176,7 +176,7 @@ enum JobPreparer {
                 // A range a worker's listing claimed: only what it left out.
                 sections = [try DirectorySlice.read(
                     root: context.sourceRoot, directory: slice.directory, after: slice.after,
-                    exclude: DirectorySlice.excluded(exclude, in: slice.directory), limits: limits, through: gap.through, known: gap.known)]
+                    exclude: DirectorySlice.excluded(exclude, in: slice.directory), limits: limits, through: gap.through, known: gap.knownNames())]
             } else {
                 sections = try DirectorySlice.walk(
                     root: context.sourceRoot, directory: slice.directory, after: slice.after, then: slice.more, exclude: exclude,
@@ -208,6 +208,9 @@ enum JobPreparer {
         var batch = plan(scan, finished: false, context: context, firstIndex: 0, lastCreated: lastCreated)
         batch.fromSlice = true
         batch.slices = slices
+        if slice.gap != nil {
+            batch.leftOut = sections.reduce(0) { $0 + $1.smallFiles.count + $1.largeFiles.count + $1.subdirectories.count + $1.skipped.count + $1.failures.count }
+        }
         return batch
     }
 

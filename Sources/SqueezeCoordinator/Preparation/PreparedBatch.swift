@@ -18,4 +18,7 @@ struct PreparedBatch: Sendable {
     var slices: [ScanSlice] = []
     /// It is a slice the coordinator listed (a scan item it took back), not a batch of the walk.
     var fromSlice = false
+    /// For a range a worker's listing claimed (`ListingGap`): the entries found there that the
+    /// listing did not name (files, subdirectories, notes).
+    var leftOut = 0
 }

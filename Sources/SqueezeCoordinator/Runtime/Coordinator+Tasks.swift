@@ -340,9 +340,6 @@ extension Coordinator {
         case .batch(let check):
             guard let outcome = try? await verifyPool.run({ ResultChecker.check(check.checks()) }) else { return }
             await handle(.batchChecked(check, outcome.defect))
-        case .listing(let check):
-            guard let digest = try? await verifyPool.run({ check.digest() }) else { return }
-            await handle(.listingCheckedLocally(ListingChecked(checkID: check.checkID, digest: digest)))
         case .segment(let check):
             guard let finding = try? await verifyPool.run({ SegmentChecker.check(check) }) else { return }
             await handle(.segmentChecked(check, finding))

@@ -4,8 +4,6 @@ enum LocalCheck: Sendable {
     case answer(VerificationRequest)
     /// A batch's pieces, spelled out on the checking thread.
     case batch(BatchLocalCheck)
-    /// A worker's listing of a slice: the slice listed here, its digest compared.
-    case listing(ListingLocalCheck)
     /// A stitched segment's bytes.
     case segment(SegmentCheck)
     /// Every published output of a job a caught collusion touched.

@@ -7,14 +7,17 @@ import Testing
 
 /// Listing checks: a worker's listing of a slice is listed again by a worker of another
 /// principal, which answers with a keyed digest; the coordinator compares it with the digest
-/// of the listing it took. A difference has the coordinator list the ranges the scanner
-/// claimed, and plan only what the scanner left out.
+/// of the listing it took. A difference (and no such worker, a verifier gone or late, an
+/// audit) has the coordinator list the ranges the scanner claimed, and plan only what the
+/// scanner left out.
 @Suite("CoordinatorCore: listing checks")
 struct ListingCheckScenarioTests {
     /// A checked sliced job whose folder `sub` holds `x` and `y` (10 bytes each); returns the
     /// harness, the job, and the scan item for `sub` with its worker.
-    private static func job(pids: (Int32, Int32) = (1, 2)) throws -> (harness: CoreHarness, job: JobID, sub: (scan: ScanAssignment, peer: PeerID)) {
-        let (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true, pids: pids)
+    private static func job(
+        pids: (Int32, Int32) = (1, 2), metrics: CountingMetrics = CountingMetrics()
+    ) throws -> (harness: CoreHarness, job: JobID, sub: (scan: ScanAssignment, peer: PeerID)) {
+        let (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true, pids: pids, metrics: metrics)
         try Data(repeating: 2, count: 10).write(to: URL(fileURLWithPath: harness.lastFolder + "/src/sub/y"))
         let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
         return (harness, job, sub)
@@ -38,26 +41,31 @@ struct ListingCheckScenarioTests {
         effects.sent.compactMap { if case .checkListing(let check) = $0.message { (check, $0.peer) } else { nil } }
     }
 
-    private static func localChecks(in effects: [CoordinatorEffect]) -> [ListingLocalCheck] {
-        effects.compactMap { if case .check(.listing(let check)) = $0 { check } else { nil } }
+    /// The ranges a listing claimed that the coordinator lists itself, in `effects`.
+    private static func gaps(in effects: [CoordinatorEffect]) -> [ScanSlice] {
+        effects.compactMap { if case .scan(let request) = $0, request.slice?.gap != nil { request.slice } else { nil } }
     }
 
     /// Lists every slice the coordinator was asked to list in `effects` as its scanner would,
-    /// and hands the core the result; returns the paths planned.
-    private static func listLocally(_ effects: [CoordinatorEffect], job: JobID, harness: inout CoreHarness) throws -> [String] {
+    /// and hands the core the result; returns the paths planned and the effects.
+    private static func listLocally(
+        _ effects: [CoordinatorEffect], job: JobID, harness: inout CoreHarness
+    ) throws -> (planned: [String], effects: [CoordinatorEffect]) {
         var planned: [String] = []
+        var after: [CoordinatorEffect] = []
         for request in effects.compactMap({ if case .scan(let request) = $0 { request } else { nil } }) {
             let slice = try #require(request.slice)
             let batch = try JobPreparer.nextSlice(slice, exclude: request.exclude, context: request.context, lastCreated: nil)
             planned += batch.files.map(\.relativePath.display)
-            harness.handle(.scanned(job, batch), at: .milliseconds(50))
+            after += harness.handle(.scanned(job, batch), at: .milliseconds(50))
         }
-        return planned
+        return (planned, after)
     }
 
     @Test("a listing goes to the other principal's worker with the scanner's slice and limits; the job is not scanned until it agrees")
     func agreeingCheck() throws {
-        var (harness, job, sub) = try Self.job()
+        let metrics = CountingMetrics()
+        var (harness, job, sub) = try Self.job(metrics: metrics)
         defer { harness.cleanUp() }
         let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
         let sent = try #require(Self.checks(in: listed).first)
@@ -79,12 +87,14 @@ struct ListingCheckScenarioTests {
                                                     from: sent.peer, origin: nil), at: .milliseconds(3))
         #expect(harness.core.jobs[job]?.listingChecks == 0)
         #expect(harness.core.jobs[job]?.scansOutstanding == outstanding, "nothing more to list")
-        #expect(settled.allSatisfy { if case .scan(let request) = $0 { request.slice?.gap == nil } else { true } })
+        #expect(Self.gaps(in: settled).isEmpty)
+        #expect(metrics.total("squeeze_listing_checks_total") == 1 && metrics.total("squeeze_listing_differences_total") == 0)
     }
 
     @Test("a scanner that leaves a file out: the digests differ, and the coordinator lists the slice's range and plans only that file")
     func fileLeftOut() throws {
-        var (harness, job, sub) = try Self.job()
+        let metrics = CountingMetrics()
+        var (harness, job, sub) = try Self.job(metrics: metrics)
         defer { harness.cleanUp() }
         let listed = harness.handle(Self.scanned(sub.scan, leavingOut: ["y"], from: sub.peer), at: .milliseconds(1))
         #expect(harness.core.jobs[job]?.items[ItemID(sub.scan.itemID)]?.files?.map(\.relativePath.display) == ["sub/x"])
@@ -93,26 +103,27 @@ struct ListingCheckScenarioTests {
         let planned = harness.core.jobs[job]?.filesPlanned ?? 0
         let differs = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
                                                     from: sent.peer, origin: nil), at: .milliseconds(2))
-        let gap = try #require(differs.compactMap { if case .scan(let request) = $0 { request.slice } else { nil } }.first)
-        #expect(gap.directory == BytePath("sub") && gap.after == nil && gap.gap == ListingGap(through: nil, known: [Array("x".utf8)]))
-        #expect(try Self.listLocally(differs, job: job, harness: &harness) == ["sub/y"])
+        let gap = try #require(Self.gaps(in: differs).first)
+        #expect(gap.directory == BytePath("sub") && gap.after == nil && gap.gap?.through == nil && gap.gap?.knownNames() == [Array("x".utf8)])
+        #expect(harness.core.jobs[job]?.listingChecks == 0 && harness.core.jobs[job]?.scanComplete == false, "the range is still to list")
+        #expect(try Self.listLocally(differs, job: job, harness: &harness).planned == ["sub/y"])
         #expect(harness.core.jobs[job]?.filesPlanned == planned + 1)
-        #expect(harness.core.jobs[job]?.listingChecks == 0)
+        #expect(metrics.total("squeeze_listing_differences_total") == 1 && metrics.total("squeeze_listing_left_out_total") == 1)
     }
 
-    @Test("with no worker of another principal, the coordinator lists the slice itself, and a difference is listed the same way")
+    @Test("with no worker of another principal, the coordinator lists the ranges itself, by name, and plans what was left out")
     func noIndependentVerifier() throws {
         var (harness, job, sub) = try Self.job(pids: (1, 1))
         defer { harness.cleanUp() }
         let listed = harness.handle(Self.scanned(sub.scan, leavingOut: ["x"], from: sub.peer), at: .milliseconds(1))
         #expect(Self.checks(in: listed).isEmpty, "the other worker is the same process")
-        let local = try #require(Self.localChecks(in: listed).first)
-        let differs = harness.handle(.listingCheckedLocally(ListingChecked(checkID: local.checkID, digest: local.digest())), at: .milliseconds(2))
-        #expect(try Self.listLocally(differs, job: job, harness: &harness) == ["sub/x"])
+        #expect(Self.gaps(in: listed).map(\.directory) == [BytePath("sub")])
+        let (planned, _) = try Self.listLocally(listed, job: job, harness: &harness)
+        #expect(planned == ["sub/x"])
         #expect(harness.core.jobs[job]?.listingChecks == 0)
     }
 
-    @Test("a verifier that leaves, or lets the deadline pass, has its check listed here; a late answer is ignored", arguments: [true, false])
+    @Test("a verifier that leaves, or lets the deadline pass, has its ranges listed here; a late answer is ignored", arguments: [true, false])
     func verifierGone(leaves: Bool) throws {
         var (harness, job, sub) = try Self.job()
         defer { harness.cleanUp() }
@@ -121,19 +132,21 @@ struct ListingCheckScenarioTests {
         let taken = leaves
             ? harness.handle(.workerMessage(.goodbye, from: sent.peer, origin: nil), at: .milliseconds(2))
             : harness.handle(.tick, at: harness.core.configuration.verifyDeadline + .seconds(1))
-        let local = try #require(Self.localChecks(in: taken).first)
-        #expect(local.checkID == sent.check.checkID)
+        #expect(Self.gaps(in: taken).map(\.directory) == [BytePath("sub")])
+        #expect(harness.core.jobs[job]?.listingChecks == 0)
+        let outstanding = harness.core.jobs[job]?.scansOutstanding
         if !leaves {
             let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
-            harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)), from: sent.peer, origin: nil),
-                           at: harness.core.configuration.verifyDeadline + .seconds(2))
-            #expect(harness.core.jobs[job]?.listingChecks == 1, "the late answer does not settle it")
+            let late = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest ^ 1)),
+                                                     from: sent.peer, origin: nil), at: harness.core.configuration.verifyDeadline + .seconds(2))
+            #expect(Self.gaps(in: late).isEmpty && harness.core.jobs[job]?.scansOutstanding == outstanding, "the late answer changes nothing")
+            #expect(harness.core.jobs[job]?.listingChecks == 0)
         }
-        harness.handle(.listingCheckedLocally(ListingChecked(checkID: local.checkID, digest: local.digest())), at: harness.core.configuration.verifyDeadline + .seconds(3))
-        #expect(harness.core.jobs[job]?.listingChecks == 0)
+        // The scanner listed everything: its ranges hold nothing more.
+        #expect(try Self.listLocally(taken, job: job, harness: &harness).planned.isEmpty)
     }
 
-    @Test("one agreeing answer in the audit interval is listed here as well")
+    @Test("one agreeing answer in the audit interval has its ranges listed here as well")
     func audit() throws {
         var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true)
         defer { harness.cleanUp() }
@@ -144,10 +157,9 @@ struct ListingCheckScenarioTests {
         let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
         let audited = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
                                                     from: sent.peer, origin: nil), at: .milliseconds(2))
-        let local = try #require(Self.localChecks(in: audited).first)
-        #expect(harness.core.jobs[job]?.listingChecks == 1)
-        harness.handle(.listingCheckedLocally(ListingChecked(checkID: local.checkID, digest: local.digest())), at: .milliseconds(3))
-        #expect(harness.core.jobs[job]?.listingChecks == 0)
+        #expect(Self.gaps(in: audited).map(\.directory) == [BytePath("sub")])
+        #expect(harness.core.jobs[job]?.listingChecks == 0 && harness.core.jobs[job]?.scanComplete == false)
+        #expect(try Self.listLocally(audited, job: job, harness: &harness).planned.isEmpty)
     }
 
     @Test("a job without the check sends no listing check")
@@ -156,7 +168,7 @@ struct ListingCheckScenarioTests {
         defer { harness.cleanUp() }
         let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
         let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
-        #expect(Self.checks(in: listed).isEmpty && Self.localChecks(in: listed).isEmpty)
+        #expect(Self.checks(in: listed).isEmpty && Self.gaps(in: listed).isEmpty)
         #expect(harness.core.jobs[job]?.listingChecks == 0)
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import SqueezeGzip
 import SqueezeIO
@@ -17,7 +18,8 @@ struct ScanScenarioTests {
     /// and `b` registered (taking scans unless `scans` is false, and listing checks with
     /// `listings`) as processes `pids`.
     static func slicedJob(
-        scans: Bool = true, listings: Bool = false, verify: Bool = false, pids: (Int32, Int32) = (1, 2), _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
+        scans: Bool = true, listings: Bool = false, verify: Bool = false, pids: (Int32, Int32) = (1, 2),
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
     ) throws -> (harness: CoreHarness, job: JobID, started: [CoordinatorEffect]) {
         var configuration = CoreHarness.configuration()
         configuration.itemBytes = 16 * 1024
@@ -25,7 +27,7 @@ struct ScanScenarioTests {
         // go out as scans.
         configuration.scanBatchFiles = 2
         configure(&configuration)
-        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1), metrics: metrics)
         let capabilities = (scans ? Self.capabilities : BatchScenarioTests.capabilities) + (listings ? [WorkerHello.listingsCapability] : [])
         harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.0)
         harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.1)
