@@ -4,9 +4,17 @@ import SqueezeProtocol
 extension ScanAssignment {
     /// Blocking: reads the slice and the subdirectories it goes on into (`listing()`) and
     /// makes each one's output folder when it has files; returns the report (without pieces)
-    /// and the batch of its small files.
-    func list() -> (report: ScanReport, batch: BatchAssignment?) {
-        let (report, slices) = listing()
+    /// and the batch of its small files. Files named `omitted` are left out of both (a test's
+    /// lying scanner, `WorkerConfiguration.scanOmissionForTesting`).
+    func list(omitting omitted: [UInt8]? = nil) -> (report: ScanReport, batch: BatchAssignment?) {
+        var (report, slices) = listing()
+        if let omitted {
+            for index in report.sections.indices {
+                report.sections[index].smallFiles.removeAll { $0.relativePath == omitted }
+                report.sections[index].largeFiles.removeAll { $0.relativePath == omitted }
+            }
+            for index in slices.indices { slices[index].smallFiles.removeAll { $0.relativePath.lastComponent == omitted } }
+        }
         var files: [BatchFile] = []
         for slice in slices where !slice.smallFiles.isEmpty || !slice.largeFiles.isEmpty {
             // The outputs go to the same relative folder below the destination; the publish

@@ -83,7 +83,7 @@ extension Worker {
     private func scan(
         _ scan: ScanAssignment, compressor: SlotCompressor, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool
     ) throws -> WireMessage? {
-        var (report, batch) = phases.time(\.readMicros) { scan.list() }
+        var (report, batch) = phases.time(\.readMicros) { scan.list(omitting: configuration.scanOmissionForTesting) }
         guard let batch else { return .scanned(report) }
         let session = state.withLockedValue { $0.registered ? $0.session : nil }
         session?.send(ZMQMessage(WireCodec.encode(.scanned(report))))

@@ -39,6 +39,9 @@ public struct WorkerConfiguration: Sendable {
     public var probeDelayForTesting: Duration?
     /// How long each `publish` waits before its renames (tests: a worker caught holding a grant).
     public var publishDelayForTesting: Duration?
+    /// A file name its scans leave out of their listings and batches (tests: a scanner that
+    /// lies by omission); its listing checks still list honestly.
+    public var scanOmissionForTesting: [UInt8]?
     /// CURVE keys for the connection to the coordinator; nil connects without.
     public var curve: CurveClientKeys?
     /// Where the worker's metrics go (`WorkerMetrics`): a Prometheus factory for `--http`;

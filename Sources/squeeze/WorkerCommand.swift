@@ -42,6 +42,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var testPublishDelay: Interval?
+
+    @Option(help: .hidden)
+    var testScanOmit: String?
     @Option(help: ArgumentHelp("Serve Prometheus metrics (/metrics) over HTTP here: PORT or HOST:PORT, loopback unless a host is given.", valueName: "[HOST:]PORT"))
     var http: String?
 
@@ -88,6 +91,7 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.storage = storage
             settings.itemDelayForTesting = testItemDelay?.duration
             settings.publishDelayForTesting = testPublishDelay?.duration
+            settings.scanOmissionForTesting = testScanOmit.map { Array($0.utf8) }
             settings.curve = keys
             let exposition = http.map { _ in MetricsExposition(durationBuckets: WorkerMetrics.durationBuckets) }
             settings.metricsFactory = exposition?.factory
