@@ -238,6 +238,20 @@ struct BatchScenarioTests {
         #expect(harness.core.jobs[job]?.open.isEmpty == true)
     }
 
+    @Test("a verifier that lets a batch's check pass its deadline, while alive, has it done here at the next tick")
+    func verifierLate() throws {
+        var (harness, job, batch) = try Self.batchOut()
+        defer { harness.cleanUp() }
+        _ = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(1))).first)
+        // Both workers keep beating: the check is taken back for its deadline, not a departure.
+        let late = harness.core.configuration.verifyDeadline + .seconds(1)
+        for peer in [a, b] { harness.handle(.workerMessage(.heartbeat, from: peer, origin: nil), at: late - .milliseconds(500)) }
+        let taken = harness.handle(.tick, at: late)
+        #expect(harness.core.workers[b] != nil, "the verifier is still registered")
+        #expect(Self.localChecks(in: taken).count == 1)
+        #expect(harness.core.jobs[job]?.open.isEmpty == true)
+    }
+
     @Test("a client that asked for file events gets one filesDone naming every published file of the batch")
     func fileEvents() throws {
         var (harness, job, batch) = try Self.batchOut(verify: false, fileEvents: true)

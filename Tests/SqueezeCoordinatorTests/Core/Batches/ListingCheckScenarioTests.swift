@@ -129,9 +129,16 @@ struct ListingCheckScenarioTests {
         defer { harness.cleanUp() }
         let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
         let sent = try #require(Self.checks(in: listed).first)
+        if !leaves {
+            // Both workers keep beating: the check is taken back for its deadline, not a departure.
+            for peer in [a, b] {
+                harness.handle(.workerMessage(.heartbeat, from: peer, origin: nil), at: harness.core.configuration.verifyDeadline + .milliseconds(500))
+            }
+        }
         let taken = leaves
             ? harness.handle(.workerMessage(.goodbye, from: sent.peer, origin: nil), at: .milliseconds(2))
             : harness.handle(.tick, at: harness.core.configuration.verifyDeadline + .seconds(1))
+        #expect(leaves || harness.core.workers[sent.peer] != nil, "a late verifier is still registered")
         #expect(Self.gaps(in: taken).map(\.directory) == [BytePath("sub")])
         #expect(harness.core.jobs[job]?.listingChecks == 0)
         let outstanding = harness.core.jobs[job]?.scansOutstanding
