@@ -67,7 +67,11 @@ extension CoordinatorCore {
             // Slices are listed in any order: their files are numbered as they join.
             for position in files.indices { files[position].index = job.filesPlanned + position }
             if batch.fromSlice { job.scansOutstanding -= 1 }
-            if batch.leftOut > 0 { leftOutFound(batch.leftOut, job: id) }
+            if batch.leftOut > 0 {
+                let first = batch.files.first?.relativePath.display ?? batch.failed.first?.path ?? batch.skipped.first?.path
+                    ?? batch.slices.first?.directory.display ?? ""
+                leftOutFound(batch.leftOut, first: first, job: id)
+            }
         }
         // Scan items first: they find the rest of the work (and the job's totals), so they go
         // out before the files found with them, and before any item already waiting.

@@ -89,12 +89,13 @@ extension CoordinatorCore {
         pump()
     }
 
-    /// The coordinator found `count` entries in ranges a worker's listing of job `id` claimed
-    /// and did not name: the listing was short, or the tree grew meanwhile. They are planned.
-    mutating func leftOutFound(_ count: Int, job id: JobID) {
+    /// The coordinator found `count` entries (the first at `first`, relative to the root) in
+    /// ranges a worker's listing of job `id` claimed and did not name: the listing was short, or
+    /// the tree grew meanwhile. They are planned.
+    mutating func leftOutFound(_ count: Int, first: String, job id: JobID) {
         metrics.listingLeftOut.increment(by: count)
         logger.warning("found entries a worker's listing left out; they are compressed too", metadata: [
-            "job": "\(id)", "entries": "\(count)",
+            "job": "\(id)", "entries": "\(count)", "first": "\(first.debugDescription)",
         ])
     }
 
