@@ -19,7 +19,7 @@ extension WireCodec {
     static let maxWorkRefTable = 8 + 8 + 8 + 1 + 1 + 1 + path + 4
         + blocks * (4 + 4 + 8 + 4 + 4 + 1 + 8 + 8 + 8 + 8 + 4 + path + gzipHeader + 8 + 8)
     /// Job, item, attempt, count; per piece CRC, raw length, piece length, failure.
-    static let maxResultRefTable = 8 + 8 + 8 + 4 + blocks * (4 + 4 + 8 + string(maxFailureBytes))
+    static let maxResultRefTable = 8 + 8 + 8 + 4 + blocks * (4 + 4 + 8 + string(maxFailureBytes) + 4)
     /// Job, file, attempt, flags, permissions, mtime (2), offset, workspace, gzip header,
     /// trailer, count; per piece item, attempt, position, length; final header.
     static let maxStitchTable = 8 + 4 + 8 + 1 + 4 + 8 + 8 + 8 + path + tableHeader + string(8) + 4 + maxStitchPieces * (8 + 8 + 4 + 8)

@@ -47,6 +47,11 @@ extension WireCodec {
             writer.write(piece.pieceLength)
             writeBytes(Array((piece.failure ?? "").utf8.prefix(maxFailureBytes)), to: &writer)
         }
+        // Stored CRCs follow the table only when some piece has one (blocks of a file that
+        // is stitched): 4 bytes a piece is not spent on batches of whole members.
+        if result.pieces.contains(where: { $0.storedCRC != nil }) {
+            for piece in result.pieces { writer.write(piece.storedCRC ?? 0) }
+        }
         return writer.bytes
     }
 
@@ -168,6 +173,10 @@ extension WireCodec {
             // Deflate's worst case plus a header and trailer; anything longer is not a piece of this block.
             guard length <= UInt64(ProtocolLimits.maxCompressedBytes(forRaw: raw)) else { throw .malformed("piece of \(length) bytes for a \(raw)-byte block") }
             pieces.append(PieceReport(crc: crc, rawLength: raw, pieceLength: length))
+        }
+        // The stored CRCs that may follow: all or none (0 where the worker reported none).
+        if reader.remaining == 4 * count {
+            for position in pieces.indices { pieces[position].storedCRC = try reader.read(UInt32.self, "stored crc") }
         }
         try reader.expectEnd("resultRef table")
         return RefResult(jobID: job, itemID: item, attempt: attempt, pieces: pieces)

@@ -80,8 +80,11 @@ struct ItemCompressor {
             try phases.time(\.writeMicros) {
                 try PieceFile.write(path, chunks: chunks, member: block.header == nil ? nil : stamp, sync: item.syncPieces)
             }
+            // A block of a multi-block file is stitched: what its segment is checked against
+            // rests on its stored CRC, which this worker vouches for too. A whole member is not.
             pieces.append(PieceReport(
-                crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(chunks.reduce(0) { $0 + $1.count })))
+                crc: compressed.crc, rawLength: compressed.rawLength, pieceLength: UInt64(chunks.reduce(0) { $0 + $1.count }),
+                storedCRC: block.header == nil ? CRC32.checksum(compressed.bytes) : nil))
         }
         return RefResult(jobID: item.jobID, itemID: item.itemID, attempt: item.attempt, pieces: pieces)
     }

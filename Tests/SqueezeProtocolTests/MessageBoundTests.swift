@@ -61,11 +61,11 @@ struct MessageBoundTests {
             .probeReply: (2, 8_388_624), .submit: (2, 8_388_624), .attach: (2, 8_388_624), .submitted: (2, 8_388_624),
             .jobEvent: (2, 8_388_624), .statusReply: (2, 8_388_624), .error: (2, 8_388_624),
             .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_387, 743_030_828),
-            .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_552_492),
+            .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_585_260),
             .stitch: (2, 1_971_295), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
             .batch: (2, 33_890_360), .verifyBatch: (2, 33_955_902),
-            .scan: (2, 1_066_327), .scanned: (3, 27_179_853), .checkListing: (3, 1_066_351), .listingChecked: (2, 32),
+            .scan: (2, 1_066_327), .scanned: (3, 27_212_621), .checkListing: (3, 1_066_351), .listingChecked: (2, 32),
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))
         for (type, bound) in documented {
@@ -87,7 +87,9 @@ struct MessageBoundTests {
         let result = WireMessage.result(WorkResult(jobID: 1, itemID: 2, blocks: (0..<blocks).map { _ in
             ResultBlock(crc: 0, rawLength: 0, bytes: ZMQFrame([]))
         }))
-        let resultRef = WireMessage.resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: Array(repeating: PieceReport(failure: failure), count: blocks)))
+        var longest = PieceReport(failure: failure)
+        longest.storedCRC = 7
+        let resultRef = WireMessage.resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: Array(repeating: longest, count: blocks)))
         let verified = WireMessage.verified(VerifyReport(checkID: 1, findings: Array(
             repeating: VerifyFinding(outcome: .unreadable, storedCRC: 7, reason: failure), count: blocks)))
         let pieces = (0..<WireCodec.maxStitchPieces).map { StitchPiece(item: UInt64($0), attempt: 1, position: 0, length: 1) }

@@ -221,4 +221,28 @@ struct ReferenceTableTests {
             return
         }
     }
+
+    @Test("a resultRef's stored CRCs follow its pieces, one each or none; any other tail is refused")
+    func storedCRCsFollowThePiecesAllOrNone() throws {
+        let pieces = [PieceReport(crc: 1, rawLength: 100, pieceLength: 50, storedCRC: 0xABCD_0123), PieceReport(crc: 2, rawLength: 100, pieceLength: 60)]
+        let frames = WireCodec.encodeBytes(.resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: pieces)))
+        guard case .resultRef(let decoded) = try WireCodec.decode(frames).message else {
+            Issue.record("not a resultRef")
+            return
+        }
+        // One reported, the other 0: "none" is not told apart on the wire.
+        #expect(decoded.pieces.map(\.storedCRC) == [0xABCD_0123, 0])
+        let without = WireCodec.encodeBytes(.resultRef(RefResult(jobID: 1, itemID: 2, attempt: 3, pieces: pieces.map { var piece = $0; piece.storedCRC = nil; return piece })))
+        #expect(without[1].count == frames[1].count - 8)
+        guard case .resultRef(let bare) = try WireCodec.decode(without).message else {
+            Issue.record("not a resultRef")
+            return
+        }
+        #expect(bare.pieces.allSatisfy { $0.storedCRC == nil })
+        // A tail of another length than 4 bytes a piece.
+        for extra in [1, 4, 12] {
+            let tail = [without[0], without[1] + [UInt8](repeating: 7, count: extra)]
+            #expect(Self.isMalformed(Self.decodeError(tail)), "\(extra) bytes after the pieces")
+        }
+    }
 }

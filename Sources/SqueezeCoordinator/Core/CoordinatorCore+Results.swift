@@ -52,6 +52,7 @@ extension CoordinatorCore {
                 path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: result.attempt, position: position),
                 crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength,
                 item: key.item, attempt: AttemptID(result.attempt), position: position)
+            block.writtenCRC = piece.storedCRC
             if placed, let open = jobs[key.job]?.open[ref.file], let placement = open.placement {
                 block.path = JobWorkspace.stitchPath(in: workspace, file: ref.file, attempt: placement.output.value)
                 block.offset = placement.offset(of: ref.index, in: open.plan.layout)

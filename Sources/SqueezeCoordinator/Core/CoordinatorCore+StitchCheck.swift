@@ -10,13 +10,23 @@ extension CoordinatorCore {
     /// Sends a segment's check to a worker able to (announced `verifyRange`, sees the job's
     /// files, of another principal than the stitcher and than whoever reported its pieces'
     /// CRCs, which make the expected CRC), or does it here when there is none.
+    /// An audit (`check.verdict` is `.audited`) goes to a worker independent of the verifier
+    /// that said the segment is good as well.
     mutating func checkSegment(_ check: SegmentCheck) {
+        var independentOf = vouchers(of: check)
+        var excluded: Set<PeerID> = []
+        if case .audited(let verifier) = check.verdict {
+            excluded.insert(verifier)
+            if let principal = workers[verifier]?.principal { independentOf?.append(principal) } else { independentOf = nil }
+        }
         guard let verifier = VerifierChoice.choose(
             among: verifierCandidates(job: check.file.job, capability: WorkerHello.verifyRangeCapability),
-            compressor: check.stitcher, byReference: true, independentOf: vouchers(of: check)) else {
+            compressor: check.stitcher, byReference: true, independentOf: independentOf, excluding: excluded) else {
+            if case .audited = check.verdict { verification.auditsLocally += 1 }
             checkLocally(check)
             return
         }
+        if case .audited = check.verdict { verification.auditsByWorkers += 1 }
         verification.segments[check.id] = PendingSegmentCheck(check: check, verifier: verifier, sentAt: now)
         verification.segmentsCheckedByWorkers += 1
         sendVerify(VerifyRequest(checkID: check.id, jobID: check.file.job.value, itemID: 0, blocks: [.range(VerifyRange(
@@ -24,10 +34,12 @@ extension CoordinatorCore {
     }
 
     /// The principals a segment's expected CRC rests on: the stitcher's and those of the
-    /// verifiers that reported its pieces' stored CRCs. Nil when one of them left.
+    /// verifiers that reported its pieces' stored CRCs, except where the piece's compressor
+    /// reported the same CRC (two principals agree on it). Nil when one of them left.
     func vouchers(of check: SegmentCheck) -> [Principal]? {
         var principals: [Principal] = []
-        for peer in [check.stitcher] + check.pieces.compactMap(\.storedCRCReporter) {
+        let reporters = check.pieces.compactMap { $0.isStoredCRCConfirmed ? nil : $0.storedCRCReporter }
+        for peer in [check.stitcher] + reporters {
             guard let principal = workers[peer]?.principal else { return nil }
             if !principals.contains(principal) { principals.append(principal) }
         }
@@ -46,25 +58,33 @@ extension CoordinatorCore {
     }
 
     /// A verifier's answer to a segment check: agreeing with the expected CRC passes (one in
-    /// `auditInterval` is checked here again); anything else is confirmed here before anyone
-    /// gets a strike.
+    /// `auditInterval` is audited, by a third principal or here); anything else is confirmed
+    /// here before anyone gets a strike.
     mutating func segmentVerified(_ report: VerifyReport, pending: PendingSegmentCheck, from peer: PeerID) {
         guard answeredByItsVerifier(pending.verifier, report, from: peer) else { return }
         verification.segments.removeValue(forKey: report.checkID)
         var check = pending.check
-        guard let finding = report.findings.first, report.findings.count == 1, finding.outcome == .decoded else {
-            if report.findings.first?.outcome != .unreadable { check.verdict = .contested(by: peer) }
+        let agrees = report.findings.count == 1 && report.findings[0].outcome == .decoded && report.findings[0].crc == check.expectedCRC
+        guard agrees else {
+            if report.findings.count == 1 && report.findings[0].outcome == .unreadable {
+                // Nobody's word against the bytes: checked here with the verdict it had (an
+                // audit stays one).
+            } else if case .audited(let verifier) = check.verdict {
+                check.verdict = .auditContested(verifier: verifier, auditor: peer)
+            } else {
+                check.verdict = .contested(by: peer)
+            }
             checkLocally(check)
             return
         }
-        guard finding.crc == check.expectedCRC else {
-            check.verdict = .contested(by: peer)
-            checkLocally(check)
+        if case .audited(let verifier) = check.verdict {
+            recordVouching([check.stitcher, verifier, peer], job: check.file.job)
+            segmentPassed(check)
             return
         }
         if verification.audit.shouldAudit(roll: rolls.next()) {
             check.verdict = .audited(peer)
-            checkLocally(check)
+            checkSegment(check)
             return
         }
         recordVouching([check.stitcher, peer], job: check.file.job)
@@ -75,9 +95,9 @@ extension CoordinatorCore {
     /// contradicts gets a strike.
     mutating func segmentChecked(_ check: SegmentCheck, finding: SegmentFinding) {
         switch (check.verdict, finding) {
-        case (.contested(let verifier), .matches):
+        case (.contested(let verifier), .matches), (.auditContested(_, let verifier), .matches):
             strike(verifier, reason: "it called a good stitched segment bad")
-        case (.audited(let verifier), .differs(let reason)):
+        case (.audited(let verifier), .differs(let reason)), (.auditContested(let verifier, _), .differs(let reason)):
             collusionCaught(compressor: check.stitcher, verifier: verifier, item: ItemKey(job: check.file.job, item: 0), reason: reason)
         default:
             break

@@ -17,6 +17,10 @@ struct PieceBlock: Sendable {
     /// The verifier that reported `storedCRC` (its routing id); nil when the coordinator read
     /// it. Blamed if the piece turns out not to have it.
     var storedCRCReporter: PeerID?
+    /// The CRC-32 of the piece's bytes as the worker that wrote it reported them. Equal to
+    /// `storedCRC` as another principal read it, two independent principals stand behind it
+    /// (`isStoredCRCConfirmed`).
+    var writtenCRC: UInt32?
     /// The item, attempt and position in the item that wrote it (a stitch names it by them).
     var item: ItemID
     /// The accepted attempt.
@@ -28,4 +32,11 @@ struct PieceBlock: Sendable {
     var offset: UInt64 = 0
     /// Written in place in its file's output rather than as a piece of its own.
     var placed = false
+
+    /// Whether the stored CRC was read by a verifier (the compressor's other principal) and
+    /// agrees with what the compressor reported writing: no one party made it up, so a segment
+    /// check need not be independent of that verifier.
+    var isStoredCRCConfirmed: Bool {
+        storedCRCReporter != nil && storedCRC != nil && writtenCRC == storedCRC
+    }
 }
