@@ -6,9 +6,10 @@ import SqueezeProtocol
 /// uncompressed. So each listing by a worker is listed again by a worker of another principal
 /// (`checkListing`, the same slice and limits) that answers with its digest under a key drawn
 /// after the listing came in; the coordinator compares it with the digest of the listing it
-/// took. Agreement settles it. Otherwise (a different digest, no such worker, a verifier gone
-/// or late, and one agreeing answer in `auditInterval`, against two principals that agree on a
-/// lie) the coordinator lists each name range the scanner claimed itself, passing over the
+/// took. Agreement settles it, but for one agreeing answer in `auditInterval` (against two
+/// principals that agree on a lie), which a worker of a third principal lists again the same
+/// way. Otherwise (a different digest, no such worker, a verifier gone or late) the
+/// coordinator lists each name range the scanner claimed itself, passing over the
 /// names it listed (`ListingGap`): no `stat` but for what is missing, which is planned. A
 /// difference may only be a tree that changed between two readings, so it blames no one. The
 /// job is not scanned until every check is settled and every range listed.
@@ -30,19 +31,37 @@ extension CoordinatorCore {
     /// principal that takes the job's scans and listing checks, least loaded first; with none,
     /// the coordinator lists the ranges it claimed. Counted on the job until settled.
     mutating func checkListing(_ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID) {
-        guard let job = jobs[key.job] else { return }
-        let candidates = verifierCandidates(job: key.job, capability: WorkerHello.listingsCapability).filter { takesScans($0.id, job: key.job) }
-        guard let principal = workers[scanner]?.principal,
-              let verifier = VerifierChoice.choose(among: candidates, compressor: scanner, byReference: true, independentOf: [principal]) else {
+        guard let verifier = listingChecker(job: key.job, scanner: scanner) else {
             listRanges(of: report.sections, slice: slice, job: key.job)
             return
         }
+        sendListingCheck(report, slice: slice, item: key, scanner: scanner, to: verifier)
+    }
+
+    /// A worker that may list a slice of job `id` again: it takes the job's scans and listing
+    /// checks, and is of another principal than `scanner` and everyone in `vouching` (whose
+    /// word it audits); the least loaded. Nil when there is none.
+    func listingChecker(job id: JobID, scanner: PeerID, vouching: [PeerID] = []) -> PeerID? {
+        let candidates = verifierCandidates(job: id, capability: WorkerHello.listingsCapability).filter { takesScans($0.id, job: id) }
+        var principals: [Principal] = []
+        for peer in [scanner] + vouching {
+            guard let principal = workers[peer]?.principal else { return nil }
+            principals.append(principal)
+        }
+        return VerifierChoice.choose(among: candidates, compressor: scanner, byReference: true, independentOf: principals, excluding: Set(vouching))
+    }
+
+    /// Sends `verifier` the listing check of `scanner`'s listing `report` of slice `slice`,
+    /// under a key drawn now; counted on the job until settled. `audits` names the worker
+    /// whose agreeing answer this one audits.
+    mutating func sendListingCheck(_ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID, to verifier: PeerID, audits: PeerID? = nil) {
+        guard let job = jobs[key.job] else { return }
         let id = verification.nextCheckID
         verification.nextCheckID += 1
         let (key0, key1) = (rolls.next(), rolls.next())
         verification.listings[id] = PendingListingCheck(
             item: key, scanner: scanner, slice: slice, sections: report.sections,
-            digest: report.listingDigest(key0: key0, key1: key1), verifier: verifier, sentAt: now)
+            digest: report.listingDigest(key0: key0, key1: key1), verifier: verifier, sentAt: now, audits: audits)
         jobs[key.job]?.listingChecks += 1
         metrics.listingChecksByWorkers.increment()
         let scan = scanAssignment(slice, item: key, attempt: AttemptID(0), job: job, syncPieces: false)
@@ -59,8 +78,9 @@ extension CoordinatorCore {
     }
 
     /// A verifier's answer to a listing check. Only the worker it went to may answer, once.
-    /// The same digest settles it (one time in `auditInterval` the ranges are listed here as
-    /// well); another has the coordinator list the ranges the scanner claimed.
+    /// The same digest settles it, but one time in `auditInterval` a first check is audited: by
+    /// a worker of a third principal, or here, listing the ranges. Another digest has the
+    /// coordinator list the ranges the scanner claimed.
     mutating func listingChecked(_ answer: ListingChecked, from peer: PeerID) {
         // A late answer (the check was taken back) or one from anyone else is ignored.
         guard let pending = verification.listings[answer.checkID], pending.verifier == peer else { return }
@@ -74,8 +94,13 @@ extension CoordinatorCore {
                 "scanner": "\(workerName(pending.scanner))", "checked-by": "\(workerName(peer))",
             ])
             listRanges(of: pending.sections, slice: pending.slice, job: id)
-        } else if verification.audit.shouldAudit(roll: rolls.next()) {
-            listRanges(of: pending.sections, slice: pending.slice, job: id)
+        } else if pending.audits == nil, verification.audit.shouldAudit(roll: rolls.next()) {
+            if let auditor = listingChecker(job: id, scanner: pending.scanner, vouching: [peer]) {
+                let report = ScanReport(jobID: id.value, itemID: pending.item.item.value, attempt: 0, outcome: .listed, sections: pending.sections)
+                sendListingCheck(report, slice: pending.slice, item: pending.item, scanner: pending.scanner, to: auditor, audits: peer)
+            } else {
+                listRanges(of: pending.sections, slice: pending.slice, job: id)
+            }
         }
         settleListingCheck(of: id)
     }

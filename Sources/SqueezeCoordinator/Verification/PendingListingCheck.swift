@@ -18,4 +18,6 @@ struct PendingListingCheck: Sendable {
     var verifier: PeerID
     /// When it went to its verifier.
     var sentAt: ContinuousClock.Instant
+    /// For an audit: the worker whose agreeing answer it checks (nil for a first check).
+    var audits: PeerID? = nil
 }

@@ -169,6 +169,34 @@ struct ListingCheckScenarioTests {
         #expect(try Self.listLocally(audited, job: job, harness: &harness).planned.isEmpty)
     }
 
+    @Test("with a third principal, the audit of an agreeing answer is a listing check by its worker: agreeing, nothing is listed here; differing, the ranges are")
+    func auditByAThirdPrincipal() throws {
+        for differs in [false, true] {
+            var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true)
+            defer { harness.cleanUp() }
+            harness.register(c, slots: 4, storage: .shared, capabilities: ScanScenarioTests.capabilities + [WorkerHello.listingsCapability], pid: 3)
+            harness.core.rolls = FixedRolls(value: 0)
+            let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+            let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
+            let sent = try #require(Self.checks(in: listed).first)
+            let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
+            let audited = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
+                                                        from: sent.peer, origin: nil), at: .milliseconds(2))
+            #expect(Self.gaps(in: audited).isEmpty, "the third principal audits, not the coordinator")
+            let audit = try #require(Self.checks(in: audited).first)
+            #expect(audit.peer != sub.peer && audit.peer != sent.peer)
+            #expect(audit.check.scan == sent.check.scan && audit.check.checkID != sent.check.checkID)
+            #expect(harness.core.jobs[job]?.listingChecks == 1 && harness.core.jobs[job]?.scanComplete == false)
+            let truth = audit.check.scan.listing().report.listingDigest(key0: audit.check.key0, key1: audit.check.key1)
+            let answered = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: audit.check.checkID, digest: differs ? truth ^ 1 : truth)),
+                                                         from: audit.peer, origin: nil), at: .milliseconds(3))
+            #expect(harness.core.jobs[job]?.listingChecks == 0)
+            // An audit is not audited again; a differing one has the ranges listed here.
+            #expect(Self.checks(in: answered).isEmpty)
+            #expect(Self.gaps(in: answered).map(\.directory) == (differs ? [BytePath("sub")] : []))
+        }
+    }
+
     @Test("a job without the check sends no listing check")
     func uncheckedJob() throws {
         var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: false)
