@@ -32,6 +32,13 @@ public struct CoordinatorConfiguration: Sendable {
     /// per file, few enough that one is read in milliseconds. The first batch is read before
     /// the job is accepted, so a job of up to this many files starts with its totals known.
     public var scanBatchFiles = 4096
+
+    /// How many items' bytes (`itemBytes`) of one-block files a worker's scan slice, and so
+    /// its batch, may hold. None of a batch's bytes pass through the coordinator, and each
+    /// batch costs it about eight messages and a journal commit: four items' halved its CPU on
+    /// the small tree (docs/benchmarks.md, "Larger batches"). A folder's batches still go to
+    /// as many workers as it has slices; the last batch of a job is at most this much work.
+    public var scanBatchScale = 4
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
     /// Minimum time between progress snapshots of one job.

@@ -48,9 +48,12 @@ extension CoordinatorCore {
     /// leave room, and those it did not reach come back as scans of their own.
     static let scanGroup = 64
 
-    /// The bytes of one-block files a worker's slice stops at: an item's, and never so many
-    /// that one more file could take it past what a `scanned` may hold.
-    var scanBytes: Int { max(1, min(configuration.itemBytes, ProtocolLimits.maxItemBytes - ProtocolLimits.maxBlockSize)) }
+    /// The bytes of one-block files a worker's slice stops at: `scanBatchScale` items', and
+    /// never so many that one more file could take it past what a `scanned` may hold.
+    var scanBytes: Int {
+        let (scaled, overflow) = max(1, configuration.itemBytes).multipliedReportingOverflow(by: max(1, configuration.scanBatchScale))
+        return min(overflow ? Int.max : scaled, ProtocolLimits.maxItemBytes - ProtocolLimits.maxBlockSize)
+    }
 
     /// Sends an assigned scan item as one `scan` when its worker takes scans; any other
     /// worker's, the coordinator lists itself. Returns false for an item that is not a scan.
