@@ -105,6 +105,22 @@ struct ScanScenarioTests {
         #expect(done.finished(job) == nil, "scans are still out")
     }
 
+    @Test("a worker's slice may hold scanBatchScale items' bytes of one-block files, and its listing check the same; never more than a scanned may hold", arguments: [1, 3, 1 << 40])
+    func sliceBytesFollowTheScale(scale: Int) throws {
+        var (harness, _, started) = try Self.slicedJob(listings: true, verify: true) { $0.scanBatchScale = scale }
+        defer { harness.cleanUp() }
+        let expected = UInt64(min(16 * 1024 * scale, ProtocolLimits.maxItemBytes - ProtocolLimits.maxBlockSize))
+        let scans = Self.scans(in: started)
+        #expect(!scans.isEmpty && scans.allSatisfy { $0.scan.maxSmallBytes == expected })
+        let sub = try #require(scans.first)
+        var report = sub.scan.listing().report
+        report.result = RefResult(jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
+                                  pieces: report.sections.flatMap(\.smallFiles).map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
+        let listed = harness.handle(.workerMessage(.scanned(report), from: sub.peer, origin: nil), at: .milliseconds(1))
+        let check = try #require(listed.sent.compactMap { if case .checkListing(let check) = $0.message { check } else { nil } }.first)
+        #expect(check.scan.maxSmallBytes == expected)
+    }
+
     @Test("a listing that breaks its slice's rules is refused and counted, and the slice goes to another worker")
     func brokenListingIsRefused() throws {
         var (harness, job, started) = try Self.slicedJob()
