@@ -39,6 +39,7 @@ public struct CoordinatorConfiguration: Sendable {
     /// the small tree (docs/benchmarks.md, "Larger batches"). A folder's batches still go to
     /// as many workers as it has slices; the last batch of a job is at most this much work.
     public var scanBatchScale = 4
+
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
     /// Minimum time between progress snapshots of one job.
