@@ -153,17 +153,27 @@ struct ListingCheckScenarioTests {
         #expect(try Self.listLocally(taken, job: job, harness: &harness).planned.isEmpty)
     }
 
-    @Test("one agreeing answer in the audit interval has its ranges listed here as well")
-    func audit() throws {
-        var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true)
-        defer { harness.cleanUp() }
+    /// With every agreeing answer drawn for an audit: the scan of `sub` in `started` is listed by
+    /// its worker, and its check answered with the true digest by the worker it went to. The
+    /// scan, the check, and what the core did with the answer.
+    private static func agreeDrawnForAudit(
+        _ started: [CoordinatorEffect], harness: inout CoreHarness
+    ) throws -> (sub: (scan: ScanAssignment, peer: PeerID), sent: (check: ListingCheck, peer: PeerID), effects: [CoordinatorEffect]) {
         harness.core.rolls = FixedRolls(value: 0)
         let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
         let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
         let sent = try #require(Self.checks(in: listed).first)
         let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
-        let audited = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
+        let effects = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
                                                     from: sent.peer, origin: nil), at: .milliseconds(2))
+        return (sub, sent, effects)
+    }
+
+    @Test("one agreeing answer in the audit interval has its ranges listed here as well")
+    func audit() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true)
+        defer { harness.cleanUp() }
+        let (_, _, audited) = try Self.agreeDrawnForAudit(started, harness: &harness)
         #expect(Self.gaps(in: audited).map(\.directory) == [BytePath("sub")])
         #expect(harness.core.jobs[job]?.listingChecks == 0 && harness.core.jobs[job]?.scanComplete == false)
         #expect(try Self.listLocally(audited, job: job, harness: &harness).planned.isEmpty)
@@ -175,13 +185,7 @@ struct ListingCheckScenarioTests {
             var (harness, job, started) = try ScanScenarioTests.slicedJob(listings: true, verify: true)
             defer { harness.cleanUp() }
             harness.register(c, slots: 4, storage: .shared, capabilities: ScanScenarioTests.capabilities + [WorkerHello.listingsCapability], pid: 3)
-            harness.core.rolls = FixedRolls(value: 0)
-            let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
-            let listed = harness.handle(Self.scanned(sub.scan, from: sub.peer), at: .milliseconds(1))
-            let sent = try #require(Self.checks(in: listed).first)
-            let digest = sent.check.scan.listing().report.listingDigest(key0: sent.check.key0, key1: sent.check.key1)
-            let audited = harness.handle(.workerMessage(.listingChecked(ListingChecked(checkID: sent.check.checkID, digest: digest)),
-                                                        from: sent.peer, origin: nil), at: .milliseconds(2))
+            let (sub, sent, audited) = try Self.agreeDrawnForAudit(started, harness: &harness)
             #expect(Self.gaps(in: audited).isEmpty, "the third principal audits, not the coordinator")
             let audit = try #require(Self.checks(in: audited).first)
             #expect(audit.peer != sub.peer && audit.peer != sent.peer)

@@ -83,6 +83,18 @@ struct SegmentVouchingTests {
         return outcome
     }
 
+    /// What an honest compressor reports writing for item `item`'s piece.
+    static func trueCRC(_ item: UInt64) -> UInt32? {
+        CRC32.checksum(StitchScenarioTests.piece(Int(item)))
+    }
+
+    /// The segment checks (range verifies) sent in `effects`, and to whom.
+    static func rangeVerifies(in effects: [CoordinatorEffect]) -> [(request: VerifyRequest, peer: PeerID)] {
+        effects.sent.compactMap { sent in
+            if case .verify(let request) = sent.message, case .range = request.blocks.first { (request, sent.peer) } else { nil }
+        }
+    }
+
     /// Answers a segment verify as a reader of the bytes would: the CRC the segment has.
     static func answer(_ verify: (request: VerifyRequest, peer: PeerID), in harness: inout CoreHarness, at: Duration, lying: Bool = false) -> [CoordinatorEffect] {
         let expected = harness.core.verification.segments[verify.request.checkID]?.check.expectedCRC ?? 0
@@ -95,7 +107,7 @@ struct SegmentVouchingTests {
         var harness = Self.harness(rolls: 1)
         defer { harness.cleanUp() }
         let (job, started) = try harness.startJob(sizes: [3 * 4096], verify: true)
-        var outcome = Self.drive(&harness, job: job, started: started) { CRC32.checksum(StitchScenarioTests.piece(Int($0))) }
+        var outcome = Self.drive(&harness, job: job, started: started, written: Self.trueCRC)
         let stitcher = try #require(outcome.stitcher)
         // The segments and the final header's check.
         #expect(outcome.segmentVerifies.count >= 2)
@@ -114,7 +126,7 @@ struct SegmentVouchingTests {
 
     @Test("two principals: a compressor that reports no stored CRC, or another than its verifier read, leaves a segment whose pieces both principals checked to the coordinator")
     func unconfirmedPiecesAreReadHere() throws {
-        for written in [{ (_: UInt64) -> UInt32? in nil }, { (item: UInt64) -> UInt32? in CRC32.checksum(StitchScenarioTests.piece(Int(item))) ^ 1 }] {
+        for written in [{ (_: UInt64) -> UInt32? in nil }, { (item: UInt64) -> UInt32? in Self.trueCRC(item).map { $0 ^ 1 } }] {
             var harness = Self.harness(rolls: 1)
             defer { harness.cleanUp() }
             let (job, started) = try harness.startJob(sizes: [3 * 4096], verify: true)
@@ -143,16 +155,14 @@ struct SegmentVouchingTests {
         var harness = Self.harness(third: true, rolls: 0)
         defer { harness.cleanUp() }
         let (job, started) = try harness.startJob(sizes: [3 * 4096], verify: true)
-        let outcome = Self.drive(&harness, job: job, started: started) { CRC32.checksum(StitchScenarioTests.piece(Int($0))) }
+        let outcome = Self.drive(&harness, job: job, started: started, written: Self.trueCRC)
         let stitcher = try #require(outcome.stitcher)
         let first = try #require(outcome.segmentVerifies.first)
         #expect(first.peer != stitcher && outcome.localSegmentChecks.isEmpty)
         let audits = harness.core.verification.auditsByWorkers
         // The verifier says it matches: every good word is audited (rolls of 0), by the one left.
         let audited = Self.answer(first, in: &harness, at: .seconds(1))
-        let audit = try #require(audited.sent.compactMap { sent -> (request: VerifyRequest, peer: PeerID)? in
-            if case .verify(let request) = sent.message, case .range = request.blocks.first { (request, sent.peer) } else { nil }
-        }.first)
+        let audit = try #require(Self.rangeVerifies(in: audited).first)
         #expect(audit.peer != stitcher && audit.peer != first.peer)
         #expect(harness.core.verification.auditsByWorkers == audits + 1)
         #expect(!audited.contains { if case .check(.segment) = $0 { true } else { false } })
@@ -173,12 +183,10 @@ struct SegmentVouchingTests {
         var harness = Self.harness(third: true, rolls: 0)
         defer { harness.cleanUp() }
         let (job, started) = try harness.startJob(sizes: [3 * 4096], verify: true)
-        let outcome = Self.drive(&harness, job: job, started: started) { CRC32.checksum(StitchScenarioTests.piece(Int($0))) }
+        let outcome = Self.drive(&harness, job: job, started: started, written: Self.trueCRC)
         let first = try #require(outcome.segmentVerifies.first)
         let audited = Self.answer(first, in: &harness, at: .seconds(1))
-        let audit = try #require(audited.sent.compactMap { sent -> (request: VerifyRequest, peer: PeerID)? in
-            if case .verify(let request) = sent.message, case .range = request.blocks.first { (request, sent.peer) } else { nil }
-        }.first)
+        let audit = try #require(Self.rangeVerifies(in: audited).first)
         let contested = Self.answer(audit, in: &harness, at: .seconds(2), lying: true)
         let local = try #require(contested.compactMap { if case .check(.segment(let check)) = $0 { check } else { nil } }.first)
         harness.handle(.segmentChecked(local, .matches), at: .seconds(3))
