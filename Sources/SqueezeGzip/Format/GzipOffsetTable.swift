@@ -70,6 +70,27 @@ public struct GzipOffsetTable: Sendable, Equatable {
         return GzipOffsetTable(spanBytes: UInt32(blockSize * blocksPerSpan), spanLengths: lengths)
     }
 
+    /// Where the span lengths of Squeeze's subfield lie in the encoded `header`, nil when it has
+    /// none (or its extra field does not hold together): the bytes a member's writer fills in
+    /// once the blocks are compressed, so a checker compares the rest of the header exactly.
+    public static func lengthsRange(in header: [UInt8]) -> Range<Int>? {
+        let extraStart = 12
+        guard header.count >= extraStart, header[3] & 0x04 != 0 else { return nil }
+        let end = extraStart + (Int(header[10]) | Int(header[11]) << 8)
+        guard header.count >= end else { return nil }
+        var position = extraStart
+        while position + 4 <= end {
+            let length = Int(header[position + 2]) | Int(header[position + 3]) << 8
+            guard position + 4 + length <= end else { return nil }
+            if header[position..<(position + 2)].elementsEqual(identifier) {
+                guard length >= fixedBytes else { return nil }
+                return (position + 4 + fixedBytes)..<(position + 4 + length)
+            }
+            position += 4 + length
+        }
+        return nil
+    }
+
     /// The whole subfield: ID, LEN, version, span size, lengths (little-endian).
     public func subfield() -> [UInt8] {
         precondition(spanLengths.count <= Self.maximumEntries, "an offset table of \(spanLengths.count) entries does not fit FEXTRA")

@@ -141,33 +141,69 @@ public final class BlockVerifier {
         return output.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[..<rawLength])) }
     }
 
-    /// A whole member as a shared-storage worker writes a one-block file: exactly `header`, the
-    /// block's deflate bytes (a last block), then the trailer of the claim's CRC and length.
+    /// A whole member as a shared-storage worker writes a file: `header` (an offset table's
+    /// lengths aside, as `decodeMember` takes them), deflate data that decodes to the claim's
+    /// length and CRC, then the trailer of both.
     /// - Throws: `BlockDefect` saying what is wrong.
     public func verifyMember(_ member: UnsafeRawBufferPointer, header: [UInt8], claim: BlockClaim) throws(BlockDefect) {
         let trailer = GzipTrailer(crc: claim.crc, inputLength: UInt64(claim.rawLength)).encoded()
         guard member.count > header.count + trailer.count else { throw BlockDefect("member of \(member.count) bytes is too short") }
-        guard member.prefix(header.count).elementsEqual(header) else { throw BlockDefect("gzip header differs from the coordinator's") }
         guard member.suffix(trailer.count).elementsEqual(trailer) else { throw BlockDefect("gzip trailer does not match the claim") }
-        let body = UnsafeRawBufferPointer(rebasing: member[header.count..<(member.count - trailer.count)])
-        var last = claim
-        last.isLast = true
-        try verify(body, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), claim: last)
+        let crc = try decodeMember(member, header: header, rawLength: claim.rawLength)
+        guard crc == claim.crc else {
+            throw BlockDefect("CRC-32 \(Self.hex(crc)) of the decoded bytes, \(Self.hex(claim.crc)) claimed")
+        }
     }
 
-    /// A whole member as `verifyMember` checks it, without a claimed CRC: `header`, one last
-    /// deflate block of `rawLength` bytes, and a trailer that matches what it decodes to.
+    /// A whole member as `verifyMember` checks it, without a claimed CRC: `header`, deflate
+    /// data that decodes to `rawLength` bytes, and a trailer that matches what it decodes to.
+    /// When `header` carries an offset table (its lengths as placeholders: only the writer
+    /// knows them), the member's own lengths stand in for them, everything else in the header
+    /// must be equal, and every span must decode on its own from where the table says it starts,
+    /// so a decoder that trusts the table reads what one that ignores it does.
     /// - Returns: the CRC-32 of the decoded bytes.
     /// - Throws: `BlockDefect` saying what is wrong.
     public func decodeMember(_ member: UnsafeRawBufferPointer, header: [UInt8], rawLength: Int) throws(BlockDefect) -> UInt32 {
         let trailerLength = GzipTrailer.size
         guard member.count > header.count + trailerLength else { throw BlockDefect("member of \(member.count) bytes is too short") }
-        guard member.prefix(header.count).elementsEqual(header) else { throw BlockDefect("gzip header differs from the coordinator's") }
-        let body = UnsafeRawBufferPointer(rebasing: member[header.count..<(member.count - trailerLength)])
-        let crc = try decode(body, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), rawLength: rawLength, isLast: true)
-        let trailer = GzipTrailer(crc: crc, inputLength: UInt64(rawLength)).encoded()
+        let spans = try spanRanges(of: member, header: header, rawLength: rawLength)
+        var checksum = MemberChecksum()
+        for (index, span) in spans.enumerated() {
+            let body = UnsafeRawBufferPointer(rebasing: member[span.compressed])
+            let crc = try decode(body, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), rawLength: span.rawLength, isLast: index == spans.count - 1)
+            checksum.append(crc: crc, length: span.rawLength)
+        }
+        let trailer = GzipTrailer(crc: checksum.crc, inputLength: UInt64(rawLength)).encoded()
         guard member.suffix(trailerLength).elementsEqual(trailer) else { throw BlockDefect("gzip trailer does not match the decoded bytes") }
-        return crc
+        return checksum.crc
+    }
+
+    /// The deflate bytes of each span of `member` and what each decodes to: one span after a
+    /// header equal to `header`, or the spans of the member's offset table when `header` has one.
+    private func spanRanges(of member: UnsafeRawBufferPointer, header: [UInt8], rawLength: Int) throws(BlockDefect) -> [(compressed: Range<Int>, rawLength: Int)] {
+        let bodyEnd = member.count - GzipTrailer.size
+        guard let lengths = GzipOffsetTable.lengthsRange(in: header) else {
+            guard member.prefix(header.count).elementsEqual(header) else { throw BlockDefect("gzip header differs from the coordinator's") }
+            return [(header.count..<bodyEnd, rawLength)]
+        }
+        let written = Array(member.prefix(header.count))
+        guard written[..<lengths.lowerBound].elementsEqual(header[..<lengths.lowerBound]),
+              written[lengths.upperBound...].elementsEqual(header[lengths.upperBound...]) else {
+            throw BlockDefect("gzip header differs from the coordinator's")
+        }
+        guard case .found(let points) = RestartPoints.read(header: written, dataStart: UInt64(header.count), fileSize: UInt64(member.count)) else {
+            throw BlockDefect("the member's offset table cannot be right")
+        }
+        // The placeholder fixed the span size and count; the written table kept both.
+        let spanBytes = Int(points.spanBytes)
+        guard points.offsets.count == lengths.count / GzipOffsetTable.entryBytes + 1,
+              spanBytes > 0, (points.offsets.count - 1) * spanBytes < rawLength else {
+            throw BlockDefect("the member's offset table does not fit its \(rawLength) bytes")
+        }
+        let starts = points.offsets.map { Int($0) } + [bodyEnd]
+        return (0..<points.offsets.count).map { span in
+            (starts[span]..<starts[span + 1], min(spanBytes, rawLength - span * spanBytes))
+        }
     }
 
     /// `Z_BLOCK` stops after the final block's end-of-block code too; one more call ends the
