@@ -27,6 +27,9 @@ public struct BatchAssignment: Sendable, Equatable {
     public var view: SharedView = .same
     /// The files, in position order.
     public var files: [BatchFile]
+    /// How files larger than one block are cut; nil when every file is one block (a worker
+    /// that did not announce `wholeFiles` gets no other batch).
+    public var memberBlocks: MemberBlocks?
 
     /// Creates a batch.
     public init(

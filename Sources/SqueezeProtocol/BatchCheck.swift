@@ -27,6 +27,9 @@ public struct BatchCheck: Sendable, Equatable {
     public var files: [BatchFile]
     /// Each piece's length as its worker reported it, in position order.
     public var pieceLengths: [UInt64]
+    /// How the batch cut files larger than one block, so the checker knows their headers;
+    /// nil when every file is one block.
+    public var memberBlocks: MemberBlocks?
 
     /// Creates a check.
     public init(

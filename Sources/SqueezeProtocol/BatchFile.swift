@@ -1,7 +1,8 @@
 import SqueezeGzip
 
 /// One file of a `batch` or `verifyBatch`: where it is below the batch's root and what the
-/// scan saw of it. The file is one block: its output is one whole gzip member.
+/// scan saw of it. Its output is one whole gzip member: one block, or the blocks its batch's
+/// `MemberBlocks` cut it into.
 public struct BatchFile: Sendable, Equatable {
     /// The path below the batch's root: relative, no empty, `.` or `..` component, no NUL.
     public var relativePath: [UInt8]
@@ -49,5 +50,19 @@ extension BatchFile {
     /// coordinator writes a one-block file's), with `level`'s XFL.
     public func memberHeader(level: Int) -> [UInt8] {
         GzipHeader(fileName: name, modificationTime: UInt32(clamping: modifiedSeconds), level: level).encoded()
+    }
+
+    /// The header of its member when its batch cuts files larger than one block (`blocks`):
+    /// `memberHeader(level:)`'s fields, and for a file of several blocks whose member gets an
+    /// offset table, the table with zero lengths (the writer fills them in; a checker compares
+    /// everything else).
+    public func memberHeader(level: Int, blocks: MemberBlocks?) -> GzipHeader {
+        var header = GzipHeader(fileName: name, modificationTime: UInt32(clamping: modifiedSeconds), level: level)
+        guard let blocks, blocks.splits(self) else { return header }
+        let layout = BlockLayout(fileSize: size, blockSize: blocks.blockSize)
+        if let perSpan = GzipOffsetTable.blocksPerSpan(for: layout, engine: blocks.engine) {
+            header.offsetTable = .placeholder(for: layout, blocksPerSpan: perSpan)
+        }
+        return header
     }
 }

@@ -20,6 +20,10 @@ public struct RefAssignment: Sendable, Equatable {
     public var syncPieces: Bool
     /// What the worker's view keeps of the blocks' stamps: what it must compare.
     public var view: SharedView = .same
+    /// How the `workRef` a batch stands for cuts its files of several blocks (a worker sets it
+    /// from the batch; it is never sent): a block with a header longer than `blockSize` is such
+    /// a file, compressed whole into the member `BatchFile.memberHeader(level:blocks:)` begins.
+    public var memberBlocks: MemberBlocks?
     /// The blocks.
     public var blocks: [RefBlock]
 

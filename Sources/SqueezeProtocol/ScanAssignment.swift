@@ -44,6 +44,10 @@ public struct ScanAssignment: Sendable, Equatable {
     /// A path relative to `root` to leave out wherever the scan meets it (the destination,
     /// inside the source); empty for none.
     public var exclude: [UInt8]
+    /// How files of more than one block, up to `smallFileBytes`, are cut: such a file is
+    /// compressed whole as the batch's member of its position. Nil: `smallFileBytes` is one
+    /// block (sent only to a worker that announced `wholeFiles`).
+    public var memberBlocks: MemberBlocks?
 
     /// Creates a slice to scan.
     public init(

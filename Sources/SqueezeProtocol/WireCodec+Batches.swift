@@ -15,6 +15,7 @@ extension WireCodec {
         writeBytes(batch.workspace, to: &writer)
         writeBytes(batch.root, to: &writer)
         writeFiles(batch.files, to: &writer)
+        writeMemberBlocks(batch.memberBlocks, to: &writer)
         return writer.bytes
     }
 
@@ -30,6 +31,7 @@ extension WireCodec {
         writeBytes(check.root, to: &writer)
         writeFiles(check.files, to: &writer)
         for length in check.pieceLengths { writer.write(length) }
+        writeMemberBlocks(check.memberBlocks, to: &writer)
         return writer.bytes
     }
 
@@ -59,11 +61,13 @@ extension WireCodec {
         let workspace = try path(&reader, "workspace")
         let root = try path(&reader, "root")
         let files = try readFiles(&reader)
+        let blocks = try memberBlocks(&reader, engine: setting.engine)
         try reader.expectEnd("batch table")
         var batch = BatchAssignment(
             jobID: job, itemID: item, attempt: attempt, setting: setting, headerLevel: headerLevel, workspace: workspace, root: root,
             syncPieces: flags & 1 != 0, files: files)
         batch.view = SharedView(flagBits: flags)
+        batch.memberBlocks = blocks
         return batch
     }
 
@@ -84,18 +88,41 @@ extension WireCodec {
         lengths.reserveCapacity(files.count)
         for file in files {
             let length = try reader.read(UInt64.self, "piece length")
-            // A whole member is at least a header and trailer, and at most deflate's worst case.
+            // A whole member is at least a header and trailer, and at most deflate's worst case
+            // (whose slack holds an offset table's header too).
             guard length >= 18, length <= UInt64(ProtocolLimits.maxCompressedBytes(forRaw: Int(file.size))) + UInt64(ProtocolLimits.maxHeaderBytes) + 8 else {
                 throw .malformed("piece length \(length) for a file of \(file.size) bytes")
             }
             lengths.append(length)
         }
+        let blocks = try memberBlocks(&reader, engine: nil)
         try reader.expectEnd("verifyBatch table")
         var request = BatchCheck(
             checkID: check, jobID: job, itemID: item, attempt: attempt, headerLevel: headerLevel, workspace: workspace, root: root,
             files: files, pieceLengths: lengths)
         request.view = SharedView(flagBits: flags)
+        request.memberBlocks = blocks
         return request
+    }
+
+    /// The optional tail of `scan`, `batch` and `verifyBatch`: the block size and engine
+    /// files of several blocks are cut with. Nothing left: nil. `engine`, when given, is the
+    /// message's own, which the tail must repeat.
+    static func writeMemberBlocks(_ blocks: MemberBlocks?, to writer: inout ByteWriter) {
+        guard let blocks else { return }
+        writer.write(UInt32(clamping: blocks.blockSize))
+        writer.write(blocks.engine.wireValue)
+    }
+
+    static func memberBlocks(_ reader: inout ByteReader, engine expected: CompressionEngine?) throws(ProtocolError) -> MemberBlocks? {
+        guard reader.remaining > 0 else { return nil }
+        let size = Int(try reader.read(UInt32.self, "member block size"))
+        guard MemberBlocks.blockSizes.contains(size) else { throw .malformed("member block size \(size)") }
+        let value = try reader.read(UInt8.self, "member engine")
+        guard let engine = CompressionEngine(wireValue: value), expected == nil || expected == engine else {
+            throw .malformed("member engine \(value)")
+        }
+        return MemberBlocks(blockSize: size, engine: engine)
     }
 
     private static func headerLevel(_ reader: inout ByteReader) throws(ProtocolError) -> Int {
@@ -104,7 +131,7 @@ extension WireCodec {
         return level
     }
 
-    /// The files of a batch: at most `maxBlocksPerItem`, each one block, `maxItemBytes` in all,
+    /// The files of a batch: at most `maxBlocksPerItem`, each at most `maxBlockSize`, `maxItemBytes` in all,
     /// every path relative and inside the root.
     private static func readFiles(_ reader: inout ByteReader) throws(ProtocolError) -> [BatchFile] {
         let count = Int(try reader.read(UInt32.self, "file count"))

@@ -33,16 +33,16 @@ extension WireCodec {
     /// Job, item, attempt, count; per failure position and reason.
     static let maxPublishedTable = 8 + 8 + 8 + 4 + blocks * (4 + string(maxFailureBytes))
     /// Job, item, attempt, engine, level, header level, flags, workspace, root, count; per file
-    /// size, mtime (2), inode, permissions, path.
-    static let maxBatchTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path)
+    /// size, mtime (2), inode, permissions, path; the member blocks (block size, engine).
+    static let maxBatchTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path) + 4 + 1
     /// Check, job, item, attempt, header level, flags, workspace, root, count; per file size,
-    /// mtime (2), inode, permissions, path, piece length.
-    static let maxBatchCheckTable = 8 + 8 + 8 + 8 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path + 8)
+    /// mtime (2), inode, permissions, path, piece length; the member blocks (block size, engine).
+    static let maxBatchCheckTable = 8 + 8 + 8 + 8 + 1 + 1 + path + path + 4 + blocks * (8 + 8 + 8 + 8 + 4 + path + 8) + 4 + 1
     /// Job, item, attempt, engine, level, header level, flags, small-file bytes, entries, small
     /// bytes, workspace, root, destination, directory, after (a name), exclude (a path), count
-    /// and further directories (fewer than `maxScanSections`).
+    /// and further directories (fewer than `maxScanSections`); the member blocks (block size, engine).
     static let maxScanTable = 8 + 8 + 8 + 1 + 1 + 1 + 1 + 8 + 4 + 8 + path * 5 + string(ProtocolLimits.maxNameBytes)
-        + 4 + (ProtocolLimits.maxScanSections - 1) * path
+        + 4 + (ProtocolLimits.maxScanSections - 1) * path + 4 + 1
     /// Job, item, attempt, outcome, reason, section count; per section (at most
     /// `maxScanSections`) directory, resume name and four list counts; and over all sections at
     /// most `maxBlocksPerItem` entries of each list: files (size, mtime (2), inode,

@@ -23,6 +23,7 @@ extension WireCodec {
         writeBytes(scan.exclude, to: &writer)
         writer.write(UInt32(scan.more.count))
         for directory in scan.more { writeBytes(directory, to: &writer) }
+        writeMemberBlocks(scan.memberBlocks, to: &writer)
         return writer.bytes
     }
 
@@ -64,6 +65,7 @@ extension WireCodec {
             guard BatchFile.isRelativePath(path) else { throw .malformed("more directory is not a relative path inside the root") }
             more.append(path)
         }
+        let blocks = try memberBlocks(&reader, engine: setting.engine)
         try reader.expectEnd("scan table")
         var scan = ScanAssignment(
             jobID: job, itemID: item, attempt: attempt, setting: setting, headerLevel: headerLevel, syncPieces: flags & 1 != 0,
@@ -71,6 +73,7 @@ extension WireCodec {
             destination: destination, directory: directory, after: after, exclude: exclude)
         scan.view = SharedView(flagBits: flags)
         scan.more = more
+        scan.memberBlocks = blocks
         return scan
     }
 

@@ -49,6 +49,10 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of writing a stitch's final header (`StitchRequest.finalHeader`, the
     /// offset table's lengths): only such a worker stitches a member that carries the table.
     public static let offsetTableCapability = "offsetTable"
+    /// The capability of compressing and checking whole files of several blocks in a `scan`,
+    /// `batch` and `verifyBatch` (`MemberBlocks`): such a worker's batches take a folder's
+    /// files up to the scan's limit, not only its one-block files.
+    public static let wholeFilesCapability = "wholeFiles"
 
     /// The slots a coordinator accepts: a worker claiming more is refused, not trusted.
     public static let slotRange = 1...1024

@@ -64,8 +64,8 @@ struct MessageBoundTests {
             .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_585_260),
             .stitch: (2, 1_971_295), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
-            .batch: (2, 33_890_360), .verifyBatch: (2, 33_955_902),
-            .scan: (2, 1_066_327), .scanned: (3, 27_212_621), .checkListing: (3, 1_066_351), .listingChecked: (2, 32),
+            .batch: (2, 33_890_365), .verifyBatch: (2, 33_955_907),
+            .scan: (2, 1_066_332), .scanned: (3, 27_212_621), .checkListing: (3, 1_066_356), .listingChecked: (2, 32),
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))
         for (type, bound) in documented {
