@@ -59,6 +59,11 @@ struct ItemCompressor {
                 pieces.append(PieceReport(failure: error.reason))
                 continue
             }
+            if let blocks = item.memberBlocks, let header = block.header, block.dataLength > blocks.blockSize {
+                pieces.append(try compressWhole(bytes, blockSize: blocks.blockSize, header: header, stamp: stamp, position: position,
+                                                of: item, with: compressor, phases: &phases))
+                continue
+            }
             if let placement = block.placement {
                 pieces.append(try place(bytes, dictionaryLength: block.dictionaryLength, isLast: block.isLast, at: placement,
                                         file: Int(block.file), of: item, with: compressor, phases: &phases))
@@ -87,6 +92,20 @@ struct ItemCompressor {
                 storedCRC: block.header == nil ? CRC32.checksum(compressed.bytes) : nil))
         }
         return RefResult(jobID: item.jobID, itemID: item.itemID, attempt: item.attempt, pieces: pieces)
+    }
+
+    /// Compresses a batch's file of several blocks into its whole member, as the coordinator's
+    /// stitch of the same blocks would be, and writes it as the piece of its position.
+    private func compressWhole(
+        _ bytes: [UInt8], blockSize: Int, header: [UInt8], stamp: FileStamp, position: Int, of item: RefAssignment,
+        with compressor: BlockCompressor, phases: inout ItemPhases
+    ) throws -> PieceReport {
+        let member = try phases.time(\.compressMicros) {
+            try bytes.withUnsafeBytes { try GzipMember.compress($0, blockSize: blockSize, header: header, with: compressor) }
+        }
+        let path = JobWorkspace.piecePath(in: BytePath(bytes: item.workspace), item: item.itemID, attempt: item.attempt, position: position)
+        try phases.time(\.writeMicros) { try PieceFile.write(path, chunks: [member.bytes], member: stamp, sync: item.syncPieces) }
+        return PieceReport(crc: member.trailer.crc, rawLength: bytes.count, pieceLength: UInt64(member.bytes.count))
     }
 
     /// Writes a block straight into its file's output at the offset the coordinator gave.

@@ -31,6 +31,7 @@ extension ScanAssignment {
             jobID: jobID, itemID: itemID, attempt: attempt, setting: setting, headerLevel: headerLevel, workspace: workspace,
             root: root, syncPieces: syncPieces, files: files)
         batch.view = view
+        batch.memberBlocks = memberBlocks
         return (report, batch)
     }
 }

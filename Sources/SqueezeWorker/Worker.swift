@@ -174,7 +174,8 @@ public final class Worker: Sendable {
         if configuration.verifies { names += [WorkerHello.verifyCapability, WorkerHello.verifyRangeCapability] }
         if configuration.publishes && configuration.storage != .remote { names.append(WorkerHello.publishCapability) }
         if configuration.storage != .remote {
-            names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability, WorkerHello.scansCapability]
+            names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability, WorkerHello.scansCapability,
+                      WorkerHello.wholeFilesCapability]
             if configuration.verifies { names.append(WorkerHello.listingsCapability) }
         }
         return names.isEmpty ? nil : names
