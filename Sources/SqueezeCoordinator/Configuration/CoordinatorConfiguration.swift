@@ -40,6 +40,12 @@ public struct CoordinatorConfiguration: Sendable {
     /// as many workers as it has slices; the last batch of a job is at most this much work.
     public var scanBatchScale = 4
 
+    /// Files of up to this many bytes a scanning worker that announced `wholeFiles` compresses
+    /// whole in its batch, cut into the job's blocks as a stitch would join them: such a file
+    /// costs the coordinator nothing of its own, where its items and stitch cost it a dozen
+    /// messages or more. Larger files are split over workers. At most `ProtocolLimits.maxBlockSize`.
+    public var wholeFileBytes = 4 << 20
+
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
     /// Minimum time between progress snapshots of one job.

@@ -22,9 +22,10 @@ extension CoordinatorCore {
     /// batches, expanded first: it goes as an ordinary bundle.
     mutating func dispatchBatch(_ assignment: Assignment) -> Bool {
         let key = assignment.item
-        guard jobs[key.job]?.items[key.item]?.files != nil else { return false }
+        guard let held = jobs[key.job]?.items[key.item]?.files else { return false }
+        let blocks = jobs[key.job].flatMap { Self.memberBlocks(of: held, job: $0) }
         guard jobs[key.job]?.state == .running, takesBatches(assignment.worker, job: key.job), let worker = workers[assignment.worker],
-              var job = jobs.removeValue(forKey: key.job) else {
+              blocks == nil || takesWholeFiles(assignment.worker), var job = jobs.removeValue(forKey: key.job) else {
             expandBatch(key)
             return false
         }
@@ -36,6 +37,7 @@ extension CoordinatorCore {
             jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
             workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, syncPieces: !worker.sharesKernel, files: files.map(\.batchFile))
         batch.view = worker.view(for: key.job) ?? .same
+        batch.memberBlocks = blocks
         if traces[key.job] != nil {
             traceDispatch(assignment, blocks: files.count, bytes: Int(clamping: files.reduce(0) { $0 + $1.stamp.size }))
         }
@@ -53,6 +55,14 @@ extension CoordinatorCore {
         guard let files = jobs[key.job]?.items[key.item]?.files, case .accepted = scheduler.verdict(key, from: peer),
               let given = jobs[key.job]?.attempts[key.item]?[peer], given.value == result.attempt else { return nil }
         guard result.pieces.count == files.count, zip(files, result.pieces).allSatisfy({ Self.isClean($1, of: $0) }) else {
+            guard files.allSatisfy({ $0.layout.count == 1 }) else {
+                // Its pieces would not line up with the bundle left once the whole files leave:
+                // the answer is dropped and the bundle goes to another worker, where a file
+                // that cannot be read fails as any bundle's.
+                expandBatch(key)
+                itemWentWrong(key, on: peer, reason: "a batch answer with a failed or misshapen piece")
+                return false
+            }
             expandBatch(key)
             return nil
         }
@@ -72,14 +82,47 @@ extension CoordinatorCore {
         return true
     }
 
-    /// Turns batch `key` into an ordinary bundle (counted); returns its blocks, nil when it is
-    /// not a batch.
+    /// Turns batch `key` into an ordinary bundle (counted); returns its blocks and the position
+    /// in the batch of each, nil when it is not a batch. Its whole files of several blocks
+    /// leave it first (`splitWholeFiles`): a bundle holds one-block files.
     @discardableResult
-    mutating func expandBatch(_ key: ItemKey) -> [BlockRef]? {
+    mutating func expandBatch(_ key: ItemKey) -> (refs: [BlockRef], positions: [Int])? {
+        guard let files = jobs[key.job]?.items[key.item]?.files else { return nil }
+        let positions = files.indices.filter { files[$0].layout.count == 1 }
+        if positions.count < files.count { splitWholeFiles(key, keeping: positions) }
         guard let refs = jobs[key.job]?.expand(key.item) else { return nil }
         metrics.batchesExpanded.increment()
         batchesExpanded += 1
-        return refs
+        return (refs, positions)
+    }
+
+    /// Takes batch `key`'s whole files of several blocks out of it and plans them afresh, as
+    /// any multi-block file (items of their own, stitched): what leaves the batch path is for
+    /// one-block files only. Pieces a worker wrote of them are not used.
+    mutating func splitWholeFiles(_ key: ItemKey, keeping positions: [Int]) {
+        guard var job = jobs.removeValue(forKey: key.job) else { return }
+        let files = job.items[key.item]?.files ?? []
+        let whole = files.filter { $0.layout.count > 1 }
+        job.items[key.item]?.files = positions.map { files[$0] }
+        job.items[key.item]?.bytes = Int(clamping: positions.reduce(UInt64(0)) { $0 + files[$1].stamp.size })
+        let items = job.planner.add(whole)
+        job.adopt(files: whole, items: items)
+        traces[key.job]?.queued(items.lazy.map(\.id), at: micros)
+        let window = self.window(for: job)
+        jobs[key.job] = job
+        scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) })
+    }
+
+    /// Whether worker `peer` compresses and checks whole files of several blocks in batches.
+    func takesWholeFiles(_ peer: PeerID) -> Bool {
+        workers[peer]?.hello.capabilities?.contains(WorkerHello.wholeFilesCapability) == true
+    }
+
+    /// How a batch of `files` cuts its files of several blocks (a scan's by a worker that
+    /// announced `wholeFiles`); nil when every file is one block.
+    static func memberBlocks(of files: [PlannedFile], job: JobRecord) -> MemberBlocks? {
+        guard files.contains(where: { $0.layout.count > 1 }) else { return nil }
+        return MemberBlocks(blockSize: job.planner.blockSize, engine: job.setting.engine)
     }
 
     /// Whether `piece` can be file `file`'s whole member: no failure, its length, and a size a
@@ -92,9 +135,11 @@ extension CoordinatorCore {
     /// Sends a batch's answer to a verifier of another principal that takes batches; with
     /// none, the batch is checked file by file (here, or by verifiers that do not take batches).
     mutating func checkBatch(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport]) {
+        let blocks = jobs[key.job]?.items[key.item]?.files.flatMap { files in jobs[key.job].flatMap { Self.memberBlocks(of: files, job: $0) } }
         let candidates = verifierCandidates(job: key.job, capability: WorkerHello.batchesCapability).map { candidate in
             var candidate = candidate
             candidate.canVerify = candidate.canVerify && workers[candidate.id]?.hello.capabilities?.contains(WorkerHello.verifyCapability) == true
+                && (blocks == nil || takesWholeFiles(candidate.id))
             return candidate
         }
         guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files, let job = jobs[key.job] else {
@@ -117,6 +162,7 @@ extension CoordinatorCore {
             checkID: id, jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, headerLevel: job.request.level,
             workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, files: files.map(\.batchFile), pieceLengths: pieces.map(\.pieceLength))
         check.view = workers[verifier]?.view(for: key.job) ?? .same
+        check.memberBlocks = blocks
         send(.verifyBatch(check), to: verifier)
     }
 
@@ -155,13 +201,15 @@ extension CoordinatorCore {
     }
 
     /// A good verdict drawn for an audit: a verifier of a third principal checks it file by file
-    /// (the batch expanded: rare, it takes three principals); with none, the coordinator checks
-    /// the batch itself.
+    /// (the batch expanded: rare, it takes three principals); with none, or when the batch holds
+    /// whole files of several blocks (which an expanded batch plans afresh, unchecked), the
+    /// coordinator checks the batch itself.
     mutating func audit(_ pending: PendingBatchCheck, vouchedBy verifier: PeerID) {
         let key = pending.item
         let candidates = verifierCandidates(job: key.job)
         let vouchers = [pending.worker, verifier].compactMap { workers[$0]?.principal }
-        if vouchers.count == 2, VerifierChoice.choose(
+        let onlyOneBlock = jobs[key.job]?.items[key.item]?.files?.allSatisfy { $0.layout.count == 1 } ?? true
+        if vouchers.count == 2, onlyOneBlock, VerifierChoice.choose(
             among: candidates, compressor: pending.worker, byReference: true, independentOf: vouchers, excluding: [verifier]) != nil {
             expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier), locally: false)
             return
@@ -179,7 +227,7 @@ extension CoordinatorCore {
         verification.checkedLocally += 1
         outbox.append(.check(.batch(BatchLocalCheck(
             item: key, worker: peer, attempt: attempt, pieces: pieces, files: files, sourceRoot: job.sourceRoot,
-            workspace: job.workspace.path, headerLevel: job.request.level, verdict: verdict))))
+            workspace: job.workspace.path, headerLevel: job.request.level, memberBlocks: Self.memberBlocks(of: files, job: job), verdict: verdict))))
     }
 
     /// The coordinator's check of a batch is done. Good: the batch is granted (a verifier that
@@ -194,17 +242,29 @@ extension CoordinatorCore {
             grantBatch(key, worker: check.worker, attempt: check.attempt, pieces: check.pieces)
             return
         }
-        guard let refs = expandBatch(key), let workspace = jobs[key.job]?.workspace.path,
-              var request = pieceVerification(Self.pieceBlocks(check.pieces, item: key, attempt: check.attempt, in: workspace),
+        if check.memberBlocks != nil {
+            // Refused as a whole, not expanded: its whole files cannot be checked file by file.
+            switch check.verdict {
+            case .audited(let verifier), .auditContested(let verifier, _):
+                collusionCaught(compressor: check.worker, verifier: verifier, item: key, reason: defect.reason)
+            default:
+                break
+            }
+            refuse(key, from: check.worker, reason: defect.reason)
+            return
+        }
+        guard let (refs, positions) = expandBatch(key), let workspace = jobs[key.job]?.workspace.path,
+              var request = pieceVerification(Self.pieceBlocks(check.pieces, positions: positions, item: key, attempt: check.attempt, in: workspace),
                                               item: key, from: check.worker, expected: refs) else { return }
         request.verdict = check.verdict
         checked(request, defect: defect)
     }
 
-    /// An accepted batch answer's pieces, as a bundle's pending blocks.
-    static func pieceBlocks(_ pieces: [PieceReport], item key: ItemKey, attempt: AttemptID, in workspace: BytePath) -> [PendingBlock?] {
-        pieces.enumerated().map { position, piece in
-            .piece(PieceBlock(
+    /// An accepted batch answer's pieces at `positions`, as a bundle's pending blocks.
+    static func pieceBlocks(_ pieces: [PieceReport], positions: [Int], item key: ItemKey, attempt: AttemptID, in workspace: BytePath) -> [PendingBlock?] {
+        positions.map { position in
+            let piece = pieces[position]
+            return .piece(PieceBlock(
                 path: JobWorkspace.piecePath(in: workspace, item: key.item.value, attempt: attempt.value, position: position),
                 crc: piece.crc, rawLength: piece.rawLength, length: piece.pieceLength, item: key.item, attempt: attempt, position: position))
         }
@@ -213,8 +273,16 @@ extension CoordinatorCore {
     /// Expands a batch whose answer is accepted and goes on with it as a bundle's: checked
     /// (`locally`, or by a verifier), with `verdict` so far, or handed on when unchecked.
     mutating func expandAnswer(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport], verdict: VerifierVerdict, locally: Bool) {
-        guard let refs = expandBatch(key), let workspace = jobs[key.job]?.workspace.path else { return }
-        let blocks = Self.pieceBlocks(pieces, item: key, attempt: attempt, in: workspace)
+        guard let (refs, positions) = expandBatch(key), let workspace = jobs[key.job]?.workspace.path else { return }
+        guard !refs.isEmpty else {
+            // Its files were all whole files of several blocks, planned afresh.
+            if var job = jobs.removeValue(forKey: key.job) {
+                retire(key, in: &job)
+                jobs[key.job] = job
+            }
+            return
+        }
+        let blocks = Self.pieceBlocks(pieces, positions: positions, item: key, attempt: attempt, in: workspace)
         guard checksResults(of: key.job) else {
             hand(key, expected: refs, blocks: blocks, from: peer)
             return
@@ -315,9 +383,17 @@ extension CoordinatorCore {
     /// (its files become open files whose blocks wait for the writer).
     mutating func members(of grant: GrantInFlight, key: ItemKey) -> [(spec: OutputSpec, piece: PieceBlock)] {
         guard let pieces = grant.batchPieces else { return grant.members }
-        guard let refs = expandBatch(key), let job = jobs[key.job] else { return [] }
+        guard let (refs, positions) = expandBatch(key), let job = jobs[key.job] else { return [] }
+        guard !refs.isEmpty else {
+            // Its files were all whole files of several blocks, planned afresh.
+            if var job = jobs.removeValue(forKey: key.job) {
+                retire(key, in: &job)
+                jobs[key.job] = job
+            }
+            return []
+        }
         jobs[key.job]?.unwritten[key.item] = Set(refs)
-        let blocks = Self.pieceBlocks(pieces, item: key, attempt: grant.attempt, in: job.workspace.path)
+        let blocks = Self.pieceBlocks(pieces, positions: positions, item: key, attempt: grant.attempt, in: job.workspace.path)
         var members: [(spec: OutputSpec, piece: PieceBlock)] = []
         for (ref, block) in zip(refs, blocks) {
             guard let file = job.open[ref.file]?.plan, case .piece(let piece)? = block else { continue }

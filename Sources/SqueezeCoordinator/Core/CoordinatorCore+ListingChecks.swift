@@ -16,15 +16,30 @@ import SqueezeProtocol
 extension CoordinatorCore {
     /// The `scan` that slice `slice` of job `job` goes out as: to its scanner under `attempt`,
     /// and to whoever checks its listing.
-    func scanAssignment(_ slice: ScanSlice, item: ItemKey, attempt: AttemptID, job: JobRecord, syncPieces: Bool) -> ScanAssignment {
+    func scanAssignment(_ slice: ScanSlice, item: ItemKey, attempt: AttemptID, job: JobRecord, scanner: PeerID, syncPieces: Bool) -> ScanAssignment {
+        let batching = batchLimit(of: scanner, job: job)
         var scan = ScanAssignment(
             jobID: item.job.value, itemID: item.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
-            syncPieces: syncPieces, smallFileBytes: UInt64(job.planner.blockSize),
+            syncPieces: syncPieces, smallFileBytes: batching.smallFileBytes,
             maxEntries: min(max(1, configuration.scanBatchFiles), ProtocolLimits.maxBlocksPerItem), maxSmallBytes: UInt64(scanBytes),
             workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, destination: job.destination.bytes,
             directory: slice.directory.bytes, after: slice.after ?? [], exclude: job.walkExclude?.bytes ?? [])
         scan.more = slice.more.map(\.bytes)
+        scan.memberBlocks = batching.blocks
         return scan
+    }
+
+    /// What worker `scanner`'s scans of `job` put in their batches: files of up to the job's
+    /// block size; for a worker that announced `wholeFiles`, files of up to `wholeFileBytes`,
+    /// cut into the job's blocks. The scan, its rules and its listing check all take this.
+    func batchLimit(of scanner: PeerID, job: JobRecord) -> (smallFileBytes: UInt64, blocks: MemberBlocks?) {
+        let blockSize = job.planner.blockSize
+        let whole = min(configuration.wholeFileBytes, ProtocolLimits.maxBlockSize)
+        guard whole > blockSize, MemberBlocks.blockSizes.contains(blockSize), job.archive == nil,
+              workers[scanner]?.hello.capabilities?.contains(WorkerHello.wholeFilesCapability) == true else {
+            return (UInt64(blockSize), nil)
+        }
+        return (UInt64(whole), MemberBlocks(blockSize: blockSize, engine: job.setting.engine))
     }
 
     /// Has `scanner`'s listing of scan item `key` (slice `slice`) checked: by a worker of another
@@ -64,7 +79,7 @@ extension CoordinatorCore {
             digest: report.listingDigest(key0: key0, key1: key1), verifier: verifier, sentAt: now, audits: audits)
         jobs[key.job]?.listingChecks += 1
         metrics.listingChecksByWorkers.increment()
-        let scan = scanAssignment(slice, item: key, attempt: AttemptID(0), job: job, syncPieces: false)
+        let scan = scanAssignment(slice, item: key, attempt: AttemptID(0), job: job, scanner: scanner, syncPieces: false)
         send(.checkListing(ListingCheck(checkID: id, key0: key0, key1: key1, scan: scan)), to: verifier)
     }
 

@@ -71,7 +71,7 @@ extension CoordinatorCore {
         }
         let attempt = nextAttempt.take()
         jobs[key.job]?.attempts[key.item, default: [:]][assignment.worker] = attempt
-        let scan = scanAssignment(slice, item: key, attempt: attempt, job: job, syncPieces: !worker.sharesKernel)
+        let scan = scanAssignment(slice, item: key, attempt: attempt, job: job, scanner: assignment.worker, syncPieces: !worker.sharesKernel)
         if traces[key.job] != nil { traceDispatch(assignment, blocks: 0, bytes: 0) }
         metrics.scansByWorkers.increment()
         send(.scan(scan), to: assignment.worker)
@@ -139,7 +139,7 @@ extension CoordinatorCore {
             return
         }
         guard var job = jobs.removeValue(forKey: key.job) else { return }
-        if let defect = ScanListingRules.defect(of: report, slice: slice, smallFileBytes: UInt64(job.planner.blockSize), exclude: job.walkExclude) {
+        if let defect = ScanListingRules.defect(of: report, slice: slice, smallFileBytes: batchLimit(of: peer, job: job).smallFileBytes, exclude: job.walkExclude) {
             jobs[key.job] = job
             metrics.scansRefused.increment()
             countMalformed(ProtocolError.malformed("scanned: \(defect)"), from: peer)
@@ -202,7 +202,7 @@ extension CoordinatorCore {
             job.items[key.item]?.bytes = Int(clamping: small.reduce(0) { $0 + $1.stamp.size })
         }
         // Two calls, not one over `small + large`: a copy of every file's plan saved.
-        job.add(files: small, items: [])
+        job.add(files: small, items: [], batched: true)
         job.add(files: large, items: items)
         job.dirty = true
         traces[key.job]?.queued(items.lazy.map(\.id), at: micros)

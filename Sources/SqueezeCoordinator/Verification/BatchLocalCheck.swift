@@ -20,6 +20,8 @@ struct BatchLocalCheck: Sendable {
     var workspace: BytePath
     /// The level the members' headers name.
     var headerLevel: Int
+    /// How the batch cut its files of several blocks; nil when all are one block.
+    var memberBlocks: MemberBlocks?
     /// Whose word came before this check (an audit's verifier, a contesting verifier).
     var verdict: VerifierVerdict
 
@@ -32,7 +34,7 @@ struct BatchLocalCheck: Sendable {
                 offset: 0, length: piece.pieceLength, source: sourceRoot.appending(file.relativePath), stamp: file.stamp,
                 sourceRange: 0..<file.stamp.size, dictionaryLength: 0,
                 claim: BlockClaim(crc: piece.crc, rawLength: piece.rawLength, isLast: true),
-                header: file.batchFile.memberHeader(level: headerLevel)))
+                header: file.batchFile.memberHeader(level: headerLevel, blocks: memberBlocks).encoded()))
         }
     }
 }

@@ -220,10 +220,11 @@ struct JobRecord {
             filesPlanned: filesPlanned + filesKept, bytesPlanned: totalBytes)
     }
 
-    /// Takes newly planned files and the items the planner made of them (and of files queued before).
-    mutating func add(files: [PlannedFile], items newItems: [PlannedItem]) {
+    /// Takes newly planned files and the items the planner made of them (and of files queued
+    /// before). `batched`: the files are a scan's batch, whatever their blocks.
+    mutating func add(files: [PlannedFile], items newItems: [PlannedItem], batched: Bool = false) {
         for file in files {
-            if planner.batches && file.layout.count == 1 {
+            if batched || (planner.batches && file.layout.count == 1) {
                 // Held by the planner, then by its batch: no open entry.
                 batchFiles += 1
                 totalBytes += file.stamp.size
@@ -246,6 +247,23 @@ struct JobRecord {
                 path: sourcePath(of: first).bytes, size: first.stamp.size, modifiedSeconds: first.stamp.modifiedSeconds,
                 modifiedNanoseconds: first.stamp.modifiedNanoseconds, inode: first.stamp.inode)
         }
+        register(newItems)
+    }
+
+    /// Takes a batch's whole files of several blocks back from it as open files of their own,
+    /// with the items the planner made of them (`CoordinatorCore.splitWholeFiles`): counted
+    /// when the scan found them, so only their entries are new.
+    mutating func adopt(files: [PlannedFile], items newItems: [PlannedItem]) {
+        for file in files {
+            var entry = OpenFile(plan: file)
+            entry.shape = Planner.shape(blockCount: file.layout.count, blockSize: planner.blockSize, itemBytes: planner.itemBytes)
+            open[file.index] = entry
+        }
+        batchFiles -= files.count
+        register(newItems)
+    }
+
+    private mutating func register(_ newItems: [PlannedItem]) {
         for item in newItems {
             items[item.id] = item
             largestItem = max(largestItem, item.bytes)
