@@ -15,10 +15,10 @@ struct ScanScenarioTests {
     static let capabilities = BatchScenarioTests.capabilities + [WorkerHello.scansCapability]
 
     /// A sliced job over a root with one file and the folders `sub` and `sub2`, workers `a`
-    /// and `b` registered (taking scans unless `scans` is false, and listing checks with
-    /// `listings`) as processes `pids`.
+    /// and `b` registered (taking scans unless `scans` is false, listing checks with
+    /// `listings`, whole files with `wholeFiles`) as processes `pids`.
     static func slicedJob(
-        scans: Bool = true, listings: Bool = false, verify: Bool = false, pids: (Int32, Int32) = (1, 2),
+        scans: Bool = true, listings: Bool = false, wholeFiles: Bool = false, verify: Bool = false, pids: (Int32, Int32) = (1, 2),
         metrics: any MetricsFactory = NOOPMetricsHandler.instance, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
     ) throws -> (harness: CoreHarness, job: JobID, started: [CoordinatorEffect]) {
         var configuration = CoreHarness.configuration()
@@ -29,6 +29,7 @@ struct ScanScenarioTests {
         configure(&configuration)
         var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1), metrics: metrics)
         let capabilities = (scans ? Self.capabilities : BatchScenarioTests.capabilities) + (listings ? [WorkerHello.listingsCapability] : [])
+            + (wholeFiles ? [WorkerHello.wholeFilesCapability] : [])
         harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.0)
         harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.1)
         let (job, started) = try harness.startJob(sizes: [100], verify: verify, sliced: true) { source in
@@ -44,13 +45,13 @@ struct ScanScenarioTests {
         effects.sent.compactMap { if case .scan(let scan) = $0.message { (scan, $0.peer) } else { nil } }
     }
 
-    private static func file(_ name: String, size: UInt64) -> BatchFile {
+    static func file(_ name: String, size: UInt64) -> BatchFile {
         BatchFile(relativePath: Array(name.utf8), size: size, modifiedSeconds: 5, modifiedNanoseconds: 6, inode: 7, permissions: 0o644)
     }
 
     /// `peer`'s listing of `scan`: `small` with a good piece each, and the rest as given, in
     /// one section, or in the sections given.
-    private static func listing(
+    static func listing(
         _ scan: ScanAssignment, small: [BatchFile] = [], large: [BatchFile] = [], subdirectories: [String] = [], resume: String = "",
         outcome: ScanOutcome = .listed, sections more: [ScanSection] = [], piecesLater: Bool = false, from peer: PeerID = a
     ) -> CoordinatorEvent {

@@ -1,0 +1,77 @@
+import SqueezeGzip
+import SqueezeIO
+import SqueezeProtocol
+import Testing
+@testable import SqueezeCoordinator
+
+/// Whole files in batches: a worker that announced `wholeFiles` scans with files of up to
+/// `wholeFileBytes` in its batch, cut into the job's blocks, so such a file costs the
+/// coordinator nothing of its own; its batch is checked only by a verifier that can, and a
+/// batch that leaves the batch path plans its whole files afresh, as any multi-block file.
+@Suite("CoordinatorCore: whole files in batches")
+struct WholeFileScenarioTests {
+    /// Four blocks of the harness's 4 KiB.
+    static let wholeFileBytes = 4 * 4096
+
+    @Test("a wholeFiles worker's scan batches files up to wholeFileBytes, cut in the job's blocks; its batch goes to a verifier that can check them")
+    func scansBatchWholeFiles() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true, verify: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        defer { harness.cleanUp() }
+        let record = try #require(harness.core.jobs[job])
+        let scans = ScanScenarioTests.scans(in: started)
+        #expect(!scans.isEmpty && scans.allSatisfy {
+            $0.scan.smallFileBytes == UInt64(Self.wholeFileBytes) && $0.scan.memberBlocks == MemberBlocks(blockSize: 4096, engine: record.setting.engine)
+        })
+        let sub = try #require(scans.first { $0.scan.directory == Array("sub".utf8) })
+        let small = [ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)]
+        let listed = harness.handle(ScanScenarioTests.listing(
+            sub.scan, small: small, large: [ScanScenarioTests.file("z", size: 5 * 4096)], from: sub.peer), at: .milliseconds(1))
+        #expect(harness.core.malformedMessages == 0)
+        let after = try #require(harness.core.jobs[job])
+        #expect(after.open.values.map(\.plan.relativePath) == [BytePath("sub/z")], "the whole file has no entry of its own")
+        let check = try #require(listed.sent.compactMap { sent -> (BatchCheck, PeerID)? in
+            if case .verifyBatch(let check) = sent.message { (check, sent.peer) } else { nil }
+        }.first)
+        #expect(check.1 != sub.peer && check.0.files.map(\.relativePath) == [Array("sub/a".utf8), Array("sub/w".utf8)])
+        #expect(check.0.memberBlocks == MemberBlocks(blockSize: 4096, engine: record.setting.engine))
+    }
+
+    @Test("a worker that did not announce wholeFiles scans one-block files only, and a file past wholeFileBytes in a batch is refused")
+    func limitsHold() throws {
+        let (harness, _, started) = try ScanScenarioTests.slicedJob { $0.wholeFileBytes = Self.wholeFileBytes }
+        defer { harness.cleanUp() }
+        #expect(ScanScenarioTests.scans(in: started).allSatisfy { $0.scan.smallFileBytes == 4096 && $0.scan.memberBlocks == nil })
+        var (whole, _, scans) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        defer { whole.cleanUp() }
+        let sub = try #require(ScanScenarioTests.scans(in: scans).first)
+        _ = whole.handle(ScanScenarioTests.listing(sub.scan, small: [ScanScenarioTests.file("w", size: 5 * 4096)], from: sub.peer), at: .milliseconds(1))
+        #expect(whole.core.malformedMessages == 1, "a file past the limit in the batch breaks the slice's rules")
+    }
+
+    @Test("a batch answer with a failed piece: its whole file is planned afresh as items of its own, the rest goes on as a bundle")
+    func leavingTheBatchPathPlansWholeFilesAfresh() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        defer { harness.cleanUp() }
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let small = [ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)]
+        _ = harness.handle(ScanScenarioTests.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
+        let item = ItemID(sub.scan.itemID)
+        let before = try #require(harness.core.jobs[job])
+        #expect(before.items[item]?.files?.count == 2 && before.open.isEmpty)
+        let answered = harness.handle(.workerMessage(.resultRef(RefResult(
+            jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
+            pieces: [PieceReport(crc: 7, rawLength: 10, pieceLength: 40), PieceReport(failure: "changed while read")])), from: sub.peer, origin: nil),
+            at: .milliseconds(2))
+        #expect(answered.sent.allSatisfy { if case .publish = $0.message { false } else { true } }, "nothing of that answer is published")
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.batchFiles == before.batchFiles - 2, "both files left the batch path")
+        // The batch is a bundle of its one-block file; the whole file has items of its own.
+        #expect(record.items[item]?.files == nil)
+        let wholeIndex = try #require(record.open.first { $0.value.plan.relativePath == BytePath("sub/w") }?.key)
+        let oneBlock = try #require(record.open.first { $0.value.plan.relativePath == BytePath("sub/a") }?.key)
+        #expect(record.items[item]?.blocks.map(\.file) == [oneBlock])
+        let blocks = record.items.values.flatMap(\.blocks).filter { $0.file == wholeIndex }.map(\.index).sorted()
+        #expect(blocks == [0, 1, 2])
+        #expect(record.open[wholeIndex]?.firstItem != item)
+    }
+}
