@@ -43,8 +43,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// Files of up to this many bytes a scanning worker that announced `wholeFiles` compresses
     /// whole in its batch, cut into the job's blocks as a stitch would join them: such a file
     /// costs the coordinator nothing of its own, where its items and stitch cost it a dozen
-    /// messages or more. Larger files are split over workers. At most `ProtocolLimits.maxBlockSize`.
-    public var wholeFileBytes = 4 << 20
+    /// messages or more. Larger files are split over workers: 2 MiB keeps a lone file of a few
+    /// MiB spread, and takes 40 of the mixed tree's 46 files of 0.5-4 MiB. At most
+    /// `ProtocolLimits.maxBlockSize`.
+    public var wholeFileBytes = 2 << 20
 
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
