@@ -41,6 +41,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Bytes a work item of a large file aims for (consecutive blocks go together), e.g. 4M; the head of a long file goes in items four times as large, its last eight items are this size.")
     var itemSize: ByteSize?
 
+    @Option(help: "Files of up to this size a shared-storage worker that scans compresses whole in its batch, e.g. 4M; larger files are split over workers (default 2M; at most 64M; the block size or less splits every file of more than one block).")
+    var wholeFileSize: ByteSize?
+
     @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment (default 64M).")
     var stitchSegment: ByteSize?
 
@@ -107,6 +110,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
             if let size, !(4096...(1 << 30)).contains(size.bytes) { throw ValidationError("\(name) must be between 4K and 1G") }
         }
         if let relayMemory, !((1 << 20)...(1 << 40)).contains(relayMemory.bytes) { throw ValidationError("--relay-memory must be between 1M and 1T") }
+        if let wholeFileSize, !(4096...ProtocolLimits.maxBlockSize).contains(wholeFileSize.bytes) { throw ValidationError("--whole-file-size must be between 4K and 64M") }
     }
 
     func run() async throws {
@@ -117,6 +121,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         if let blockSize { settings.blockSize = blockSize.bytes }
         if let itemSize { settings.itemBytes = itemSize.bytes }
         if let stitchSegment { settings.stitchSegmentBytes = stitchSegment.bytes }
+        if let wholeFileSize { settings.wholeFileBytes = wholeFileSize.bytes }
         if let relayMemory { settings.relayBudgetBytes = relayMemory.bytes }
         if let heartbeat { settings.heartbeatInterval = heartbeat.duration }
         settings.liveness = liveness
