@@ -41,7 +41,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Bytes a work item of a large file aims for (consecutive blocks go together), e.g. 4M; the head of a long file goes in items four times as large, its last eight items are this size.")
     var itemSize: ByteSize?
 
-    @Option(help: "Files of up to this size a shared-storage worker that scans compresses whole in its batch, e.g. 4M; larger files are split over workers (default 2M; at most 64M; the block size or less splits every file of more than one block).")
+    @Option(help: "Files of up to this size a shared-storage worker that scans compresses whole in its batch, e.g. 4M; larger files are split over workers (default 16M; at most 64M; the block size or less splits every file of more than one block).")
     var wholeFileSize: ByteSize?
 
     @Option(help: "Compressed bytes of a file's pieces a shared-storage worker joins per stitch segment (default 64M).")

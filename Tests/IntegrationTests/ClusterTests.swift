@@ -104,8 +104,10 @@ struct ClusterTests {
     func workerStopped() throws {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
+        // Files split into items (none whole in a batch): the stopped worker holds several, its
+        // credit's worth, so its work in flight ends in one of the two ways checked below.
         let cluster = try TestCluster(
-            root: tree.path("data"), logs: tree.root, workers: 3, coordinatorArguments: ["--heartbeat", "500ms"])
+            root: tree.path("data"), logs: tree.root, workers: 3, coordinatorArguments: ["--heartbeat", "500ms", "--whole-file-size", "1M"])
         let victim = cluster.workers[0]
         let submit = try cluster.submit("submit", ["src", "--json"])
         try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.15 })
@@ -308,8 +310,9 @@ struct ClusterTests {
         }
 
         // Items of 512 KiB: the huge file's head goes in items of three blocks, its tail in
-        // items of two, so blocks map back to items of two shapes.
-        let items = ["--item-size", "512K"]
+        // items of two, so blocks map back to items of two shapes. The big files are whole in
+        // their scan's batch (up to 4 MiB), the huge one is split and stitched.
+        let items = ["--item-size", "512K", "--whole-file-size", "4M"]
         let segments = ["--stitch-segment", "64K"] + items
         // Two keys: two principals, so each may check what the other stitched.
         let keys = try CurveKeys.principals(["w1", "w2"], in: tree)

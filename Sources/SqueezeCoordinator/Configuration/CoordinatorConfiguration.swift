@@ -43,10 +43,12 @@ public struct CoordinatorConfiguration: Sendable {
     /// Files of up to this many bytes a scanning worker that announced `wholeFiles` compresses
     /// whole in its batch, cut into the job's blocks as a stitch would join them: such a file
     /// costs the coordinator nothing of its own, where its items and stitch cost it a dozen
-    /// messages or more. Larger files are split over workers: 2 MiB keeps a lone file of a few
-    /// MiB spread, and takes 40 of the mixed tree's 46 files of 0.5-4 MiB. At most
-    /// `ProtocolLimits.maxBlockSize`.
-    public var wholeFileBytes = 2 << 20
+    /// messages or more. 16 MiB is a scan batch's bytes and the largest item the planner makes
+    /// (a large file's head), so a whole file is no more of one slot's work than those; the
+    /// mixed tree's coordinator sent and received 1,946 messages instead of 6,928 with every
+    /// file split (docs/benchmarks.md, "Whole files in batches"). Larger files are split over
+    /// workers. At most `ProtocolLimits.maxBlockSize`.
+    public var wholeFileBytes = 16 << 20
 
     /// Threads for disk reads, writes and fsync.
     public var ioThreads: Int
