@@ -55,7 +55,9 @@ struct ClusterTests {
     func workerKilled() throws {
         let tree = try TestTree()
         try TestCorpus.make(at: tree.path("data/src"), files: 24, bytesPerFile: 4 << 20)
-        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 3)
+        // Files split into items (none whole in a batch): the killed worker holds several, its
+        // credit's worth, for the coordinator to requeue.
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 3, coordinatorArguments: ["--whole-file-size", "1M"])
         let submit = try cluster.submit("submit", ["src", "--json"])
         try #require(submit.waitForOutput(timeout: 120) { JobEvents.progress($0) >= 0.15 })
         try #require(submit.isRunning, "the job ended before the kill")
