@@ -7,6 +7,12 @@ import SqueezeZMQ
 /// are reset, not rebuilt, between blocks. Not shared between slots.
 struct ItemCompressor {
     private var compressors: [EngineSetting: BlockCompressor] = [:]
+    /// Whether whole members get a lying offset table (`WorkerConfiguration.wholeTableLieForTesting`).
+    private let wholeTableLieForTesting: Bool
+
+    init(wholeTableLieForTesting: Bool = false) {
+        self.wholeTableLieForTesting = wholeTableLieForTesting
+    }
 
     private mutating func compressor(for setting: EngineSetting) throws -> BlockCompressor {
         if let existing = compressors[setting] { return existing }
@@ -100,8 +106,13 @@ struct ItemCompressor {
         _ bytes: [UInt8], blockSize: Int, header: [UInt8], stamp: FileStamp, position: Int, of item: RefAssignment,
         with compressor: BlockCompressor, phases: inout ItemPhases
     ) throws -> PieceReport {
-        let member = try phases.time(\.compressMicros) {
+        var member = try phases.time(\.compressMicros) {
             try bytes.withUnsafeBytes { try GzipMember.compress($0, blockSize: blockSize, header: header, with: compressor) }
+        }
+        if wholeTableLieForTesting, let lengths = GzipOffsetTable.lengthsRange(in: header), lengths.count >= 8 {
+            // The first span one byte longer, the second one shorter: the same total.
+            member.bytes[lengths.lowerBound] &+= 1
+            member.bytes[lengths.lowerBound + 4] &-= 1
         }
         let path = JobWorkspace.piecePath(in: BytePath(bytes: item.workspace), item: item.itemID, attempt: item.attempt, position: position)
         try phases.time(\.writeMicros) { try PieceFile.write(path, chunks: [member.bytes], member: stamp, sync: item.syncPieces) }

@@ -8,7 +8,12 @@ import SqueezeProtocol
 /// `@unchecked Sendable`: `ItemCompressor` holds zlib streams and is not `Sendable`, so the box
 /// is not either; the streams are only ever reached inside `withLockedValue` below.
 final class SlotCompressor: @unchecked Sendable {
-    private let compressor = NIOLockedValueBox(ItemCompressor())
+    private let compressor: NIOLockedValueBox<ItemCompressor>
+
+    /// A slot's compressor; `wholeTableLieForTesting` as in `WorkerConfiguration`.
+    init(wholeTableLieForTesting: Bool = false) {
+        compressor = NIOLockedValueBox(ItemCompressor(wholeTableLieForTesting: wholeTableLieForTesting))
+    }
 
     /// Compresses every block of `item`, checking `shouldStop` between blocks.
     func compress(_ item: WorkAssignment, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool) throws -> WorkResult? {

@@ -10,7 +10,7 @@ extension Worker {
     /// The one owner of the worker's item queue: it hands each item to a free slot, at most
     /// `slots` at once, each slot with its own compressor.
     func runSlots(_ queue: AsyncStream<ReceivedTask>) async {
-        let compressors = (0..<configuration.slots).map { _ in SlotCompressor() }
+        let compressors = (0..<configuration.slots).map { _ in SlotCompressor(wholeTableLieForTesting: configuration.wholeTableLieForTesting) }
         await withTaskGroup(of: Int.self) { group in
             var free = Array((0..<configuration.slots).reversed())
             for await received in queue {

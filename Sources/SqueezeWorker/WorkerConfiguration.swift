@@ -42,6 +42,10 @@ public struct WorkerConfiguration: Sendable {
     /// A file name its scans leave out of their listings and batches (tests: a scanner that
     /// lies by omission); its listing checks still list honestly.
     public var scanOmissionForTesting: [UInt8]?
+    /// Whether the whole members it writes of files of several blocks carry an offset table
+    /// that lies (its first span one byte longer, the next one shorter) over honest data
+    /// (tests: a worker whose members every gzip tool reads, but whose table misleads).
+    public var wholeTableLieForTesting = false
     /// CURVE keys for the connection to the coordinator; nil connects without.
     public var curve: CurveClientKeys?
     /// Where the worker's metrics go (`WorkerMetrics`): a Prometheus factory for `--http`;

@@ -45,6 +45,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var testScanOmit: String?
+
+    @Flag(help: .hidden)
+    var testWholeTableLie = false
     @Option(help: ArgumentHelp("Serve Prometheus metrics (/metrics) over HTTP here: PORT or HOST:PORT, loopback unless a host is given.", valueName: "[HOST:]PORT"))
     var http: String?
 
@@ -92,6 +95,7 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.itemDelayForTesting = testItemDelay?.duration
             settings.publishDelayForTesting = testPublishDelay?.duration
             settings.scanOmissionForTesting = testScanOmit.map { Array($0.utf8) }
+            settings.wholeTableLieForTesting = testWholeTableLie
             settings.curve = keys
             let exposition = http.map { _ in MetricsExposition(durationBuckets: WorkerMetrics.durationBuckets) }
             settings.metricsFactory = exposition?.factory
