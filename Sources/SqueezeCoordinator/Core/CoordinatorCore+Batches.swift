@@ -135,16 +135,16 @@ extension CoordinatorCore {
     /// Sends a batch's answer to a verifier of another principal that takes batches; with
     /// none, the batch is checked file by file (here, or by verifiers that do not take batches).
     mutating func checkBatch(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport]) {
-        let blocks = jobs[key.job]?.items[key.item]?.files.flatMap { files in jobs[key.job].flatMap { Self.memberBlocks(of: files, job: $0) } }
+        guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files, let job = jobs[key.job] else {
+            expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
+            return
+        }
+        let blocks = Self.memberBlocks(of: files, job: job)
         let candidates = verifierCandidates(job: key.job, capability: WorkerHello.batchesCapability).map { candidate in
             var candidate = candidate
             candidate.canVerify = candidate.canVerify && workers[candidate.id]?.hello.capabilities?.contains(WorkerHello.verifyCapability) == true
                 && (blocks == nil || takesWholeFiles(candidate.id))
             return candidate
-        }
-        guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files, let job = jobs[key.job] else {
-            expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
-            return
         }
         guard let verifier = VerifierChoice.choose(among: candidates, compressor: peer, byReference: true, independentOf: [compressor]) else {
             if VerifierChoice.lacksIndependence(among: candidates, compressor: peer, byReference: true) {
