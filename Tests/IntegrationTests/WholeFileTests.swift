@@ -44,4 +44,11 @@ struct WholeFileTests {
         #expect((metrics["squeeze_scans_total{by=\"worker\"}"] ?? 0) >= 2, "\(metrics)")
         #expect(cluster.coordinator.isRunning)
     }
+
+    @Test("--whole-file-size past 64M or under 4K is refused, naming the range", arguments: ["65M", "1K"])
+    func limitOutOfRange(size: String) throws {
+        let run = try SqueezeBinary.run(["coordinator", "--whole-file-size", size, "--no-state"], timeout: 20)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--whole-file-size must be between 4K and 64M"), "\(run.stderr)")
+    }
 }
