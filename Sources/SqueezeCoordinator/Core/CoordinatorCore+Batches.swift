@@ -133,41 +133,61 @@ extension CoordinatorCore {
     }
 
     /// Sends a batch's answer to a verifier of another principal that takes batches; with
-    /// none, the batch is checked file by file (here, or by verifiers that do not take batches).
+    /// none, the coordinator checks the batch itself.
     mutating func checkBatch(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport]) {
-        guard let compressor = workers[peer]?.principal, let files = jobs[key.job]?.items[key.item]?.files, let job = jobs[key.job] else {
+        guard let compressor = workers[peer]?.principal, jobs[key.job]?.items[key.item]?.files != nil else {
             expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
             return
         }
-        let blocks = Self.memberBlocks(of: files, job: job)
-        let candidates = verifierCandidates(job: key.job, capability: WorkerHello.batchesCapability).map { candidate in
-            var candidate = candidate
-            candidate.canVerify = candidate.canVerify && workers[candidate.id]?.hello.capabilities?.contains(WorkerHello.verifyCapability) == true
-                && (blocks == nil || takesWholeFiles(candidate.id))
-            return candidate
-        }
-        guard let verifier = VerifierChoice.choose(among: candidates, compressor: peer, byReference: true, independentOf: [compressor]) else {
-            if VerifierChoice.lacksIndependence(among: candidates, compressor: peer, byReference: true) {
+        let pending = PendingBatchCheck(item: key, worker: peer, attempt: attempt, pieces: pieces, verifier: peer, sentAt: now)
+        guard sendBatchCheck(pending, independentOf: [compressor], excluding: []) else {
+            if VerifierChoice.lacksIndependence(among: batchVerifierCandidates(key), compressor: peer, byReference: true) {
                 verification.checkedForIndependence += 1
                 metrics.checksForIndependence.increment()
             }
             checkBatchLocally(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none)
             return
         }
+    }
+
+    /// The workers that could check batch `key`: they take batches, verify, and, when it holds
+    /// whole files of several blocks, check those.
+    func batchVerifierCandidates(_ key: ItemKey) -> [VerifierCandidate] {
+        let blocks = jobs[key.job].flatMap { job in job.items[key.item]?.files.flatMap { Self.memberBlocks(of: $0, job: job) } }
+        return verifierCandidates(job: key.job, capability: WorkerHello.batchesCapability).map { candidate in
+            var candidate = candidate
+            candidate.canVerify = candidate.canVerify && workers[candidate.id]?.hello.capabilities?.contains(WorkerHello.verifyCapability) == true
+                && (blocks == nil || takesWholeFiles(candidate.id))
+            return candidate
+        }
+    }
+
+    /// Sends `pending`'s batch in one `verifyBatch` to a worker of none of the `independentOf`
+    /// principals (and not in `excluding`), least loaded; false when there is none.
+    mutating func sendBatchCheck(_ pending: PendingBatchCheck, independentOf principals: [Principal], excluding: Set<PeerID>) -> Bool {
+        let key = pending.item
+        guard let job = jobs[key.job], let files = job.items[key.item]?.files, let verifier = VerifierChoice.choose(
+            among: batchVerifierCandidates(key), compressor: pending.worker, byReference: true, independentOf: principals, excluding: excluding)
+        else { return false }
         let id = verification.nextCheckID
         verification.nextCheckID += 1
-        verification.batches[id] = PendingBatchCheck(item: key, worker: peer, attempt: attempt, pieces: pieces, verifier: verifier, sentAt: now)
+        var sent = pending
+        sent.verifier = verifier
+        sent.sentAt = now
+        verification.batches[id] = sent
         verification.checkedByWorkers += 1
         var check = BatchCheck(
-            checkID: id, jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, headerLevel: job.request.level,
-            workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, files: files.map(\.batchFile), pieceLengths: pieces.map(\.pieceLength))
+            checkID: id, jobID: key.job.value, itemID: key.item.value, attempt: pending.attempt.value, headerLevel: job.request.level,
+            workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, files: files.map(\.batchFile), pieceLengths: pending.pieces.map(\.pieceLength))
         check.view = workers[verifier]?.view(for: key.job) ?? .same
-        check.memberBlocks = blocks
+        check.memberBlocks = Self.memberBlocks(of: files, job: job)
         send(.verifyBatch(check), to: verifier)
+        return true
     }
 
     /// A verifier's answer to a `verifyBatch`: good (and not drawn for an audit) grants the
-    /// batch; anything else expands it, and the rules for a bundle's verdicts take over.
+    /// batch; an audit's good verdict grants it too. Bad is confirmed here before anyone is
+    /// blamed; unreadable is checked here (as the audit it was, for an auditor).
     mutating func batchVerified(_ report: VerifyReport, pending: PendingBatchCheck, from peer: PeerID) {
         guard answeredByItsVerifier(pending.verifier, report, from: peer) else { return }
         verification.batches.removeValue(forKey: report.checkID)
@@ -176,46 +196,48 @@ extension CoordinatorCore {
         let reading = VerdictReading.read(
             report.findings, claims: pending.pieces.map(\.crc), byReference: Array(repeating: true, count: pending.pieces.count))
         switch reading {
-        case .good where verification.audit.shouldAudit(roll: rolls.next()):
+        case .good where pending.auditOf == nil && verification.audit.shouldAudit(roll: rolls.next()):
             audit(pending, vouchedBy: peer)
         case .good:
-            recordVouching([pending.worker, peer], job: key.job)
+            recordVouching([pending.worker, peer] + (pending.auditOf.map { [$0] } ?? []), job: key.job)
             grantBatch(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces)
         case .bad:
-            checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .contested(by: peer))
+            let verdict: VerifierVerdict = pending.auditOf.map { .auditContested(verifier: $0, auditor: peer) } ?? .contested(by: peer)
+            checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: verdict)
         case .unreadable:
-            checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .none)
+            checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: Self.verdictLeft(by: pending))
         }
         pump()
     }
 
-    /// Batch checks whose verifier left, or did not answer in time: checked file by file here.
+    /// What the coordinator's own check of `pending` stands for when its worker gives no
+    /// verdict: the audit it was, or a first check.
+    static func verdictLeft(by pending: PendingBatchCheck) -> VerifierVerdict {
+        pending.auditOf.map { .audited($0) } ?? .none
+    }
+
+    /// Batch checks whose verifier left, or did not answer in time: checked here, as a batch.
     mutating func takeBackBatchChecks(now: ContinuousClock.Instant, from gone: PeerID?) {
         let overdue = verification.batches.filter { _, check in check.verifier == gone || now - check.sentAt > configuration.verifyDeadline }
         for (id, check) in overdue.sorted(by: { $0.key < $1.key }) {
             verification.batches.removeValue(forKey: id)
             if gone == nil { markLate(check.verifier) }
             guard jobs[check.item.job]?.state == .running else { continue }
-            checkBatchLocally(check.item, worker: check.worker, attempt: check.attempt, pieces: check.pieces, verdict: .none)
+            checkBatchLocally(check.item, worker: check.worker, attempt: check.attempt, pieces: check.pieces, verdict: Self.verdictLeft(by: check))
         }
     }
 
-    /// A good verdict drawn for an audit: a verifier of a third principal checks it file by file
-    /// (the batch expanded: rare, it takes three principals); with none, or when the batch holds
-    /// whole files of several blocks (which an expanded batch plans afresh, unchecked), the
-    /// coordinator checks the batch itself.
+    /// A good verdict drawn for an audit: a verifier of a third principal that takes batches
+    /// checks the batch again, as a batch; with none, the coordinator checks it itself.
     mutating func audit(_ pending: PendingBatchCheck, vouchedBy verifier: PeerID) {
-        let key = pending.item
-        let candidates = verifierCandidates(job: key.job)
         let vouchers = [pending.worker, verifier].compactMap { workers[$0]?.principal }
-        let onlyOneBlock = jobs[key.job]?.items[key.item]?.files?.allSatisfy { $0.layout.count == 1 } ?? true
-        if vouchers.count == 2, onlyOneBlock, VerifierChoice.choose(
-            among: candidates, compressor: pending.worker, byReference: true, independentOf: vouchers, excluding: [verifier]) != nil {
-            expandAnswer(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier), locally: false)
+        var audit = pending
+        audit.auditOf = verifier
+        if vouchers.count == 2, sendBatchCheck(audit, independentOf: vouchers, excluding: [verifier]) {
+            verification.auditsByWorkers += 1
             return
         }
-        verification.auditsLocally += 1
-        checkBatchLocally(key, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier))
+        checkBatchLocally(pending.item, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier))
     }
 
     /// The coordinator checks a batch's answer itself, on its checking threads, as a batch.
@@ -225,6 +247,7 @@ extension CoordinatorCore {
             return
         }
         verification.checkedLocally += 1
+        if case .audited = verdict { verification.auditsLocally += 1 }
         outbox.append(.check(.batch(BatchLocalCheck(
             item: key, worker: peer, attempt: attempt, pieces: pieces, files: files, sourceRoot: job.sourceRoot,
             workspace: job.workspace.path, headerLevel: job.request.level, memberBlocks: Self.memberBlocks(of: files, job: job), verdict: verdict))))
@@ -238,7 +261,10 @@ extension CoordinatorCore {
         guard jobs[key.job]?.state == .running, jobs[key.job]?.items[key.item]?.files != nil else { return }
         defer { pump() }
         guard let defect else {
-            if case .contested(let verifier) = check.verdict { strike(verifier, reason: "it called a good answer bad") }
+            switch check.verdict {
+            case .contested(let verifier), .auditContested(_, let verifier): strike(verifier, reason: "it called a good answer bad")
+            default: break
+            }
             grantBatch(key, worker: check.worker, attempt: check.attempt, pieces: check.pieces)
             return
         }

@@ -1,6 +1,7 @@
 import SqueezeProtocol
 
-/// A batch's answer out with a verifier (`verifyBatch`): only that verifier may answer it, once.
+/// A batch's answer out with a verifier (`verifyBatch`), or with an auditor of a verifier's good
+/// verdict: only that worker may answer it, once.
 struct PendingBatchCheck: Sendable {
     /// The batch.
     var item: ItemKey
@@ -12,4 +13,6 @@ struct PendingBatchCheck: Sendable {
     /// Who was asked, and when: past the deadline the batch is checked file by file here.
     var verifier: PeerID
     var sentAt: ContinuousClock.Instant
+    /// For an audit: the verifier whose good verdict this check audits (nil for a first check).
+    var auditOf: PeerID? = nil
 }

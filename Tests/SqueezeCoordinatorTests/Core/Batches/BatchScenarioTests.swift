@@ -169,19 +169,89 @@ struct BatchScenarioTests {
         #expect(Self.grants(in: harness.handle(.batchChecked(local, nil), at: .milliseconds(3))).count == 1)
     }
 
-    @Test("a good verdict drawn for an audit goes to a third principal, file by file")
-    func auditExpands() throws {
+    /// `batchOut(audited: true)` with a third worker `c`, the answer in and `b`'s good verdict
+    /// given: the audit's effects.
+    private static func auditedByThird() throws -> (harness: CoreHarness, job: JobID, effects: [CoordinatorEffect]) {
         var (harness, job, batch) = try Self.batchOut(audited: true)
-        defer { harness.cleanUp() }
         harness.register(c, slots: 1, storage: .shared, capabilities: Self.capabilities, pid: 3, at: .milliseconds(1))
         let check = try #require(Self.checks(in: harness.handle(Self.answer(batch), at: .milliseconds(2))).first)
+        #expect(check.peer == b)
         let effects = harness.handle(Self.good(check.check), at: .milliseconds(3))
-        let audits = effects.sent.compactMap { if case .verify(let request) = $0.message { ($0.peer, request) } else { nil } }
-        #expect(audits.count == 1)
-        #expect(audits.first?.0 == c)
-        #expect(audits.first?.1.blocks.count == 4)
+        return (harness, job, effects)
+    }
+
+    /// `peer`'s verdict on `check`: good (the claimed CRC) or a defect in every file.
+    private static func verdict(of peer: PeerID, on check: BatchCheck, good: Bool) -> CoordinatorEvent {
+        .workerMessage(.verified(VerifyReport(checkID: check.checkID, findings: check.files.map { _ in
+            good ? VerifyFinding(outcome: .decoded, crc: 7, sourceCRC: 7) : VerifyFinding(outcome: .defect, reason: "garbage")
+        })), from: peer, origin: nil)
+    }
+
+    @Test("a good verdict drawn for an audit goes to a third principal as one verifyBatch, and its good verdict grants the batch")
+    func auditByThirdPrincipal() throws {
+        var (harness, job, effects) = try Self.auditedByThird()
+        defer { harness.cleanUp() }
+        let audits = Self.checks(in: effects)
+        #expect(audits.count == 1 && audits.first?.peer == c)
+        #expect(audits.first?.check.files.count == 4)
+        #expect(effects.sent.allSatisfy { if case .verify = $0.message { false } else { true } }, "not file by file")
         #expect(Self.grants(in: effects).isEmpty, "not granted before the audit")
-        #expect(harness.core.jobs[job]?.open.count == 4)
+        #expect(harness.core.jobs[job]?.open.isEmpty == true, "the batch is not expanded")
+        #expect(harness.core.verification.auditsByWorkers == 1 && harness.core.verification.auditsLocally == 0)
+        let audit = try #require(audits.first?.check)
+        let granted = harness.handle(Self.verdict(of: c, on: audit, good: true), at: .milliseconds(4))
+        #expect(Self.grants(in: granted).count == 1)
+        #expect(Self.localChecks(in: granted).isEmpty, "an audit is not audited again")
+        #expect(harness.core.jobs[job]?.vouchers.contains(harness.core.verification.identity(of: c)) == true)
+    }
+
+    @Test("an auditor calling a batch bad is confirmed here: bad, its compressor and verifier are quarantined as colluders")
+    func auditFindsCollusion() throws {
+        var (harness, _, effects) = try Self.auditedByThird()
+        defer { harness.cleanUp() }
+        let audit = try #require(Self.checks(in: effects).first?.check)
+        let contested = harness.handle(Self.verdict(of: c, on: audit, good: false), at: .milliseconds(4))
+        #expect(Self.grants(in: contested).isEmpty)
+        let local = try #require(Self.localChecks(in: contested).first)
+        #expect(local.verdict == .auditContested(verifier: b, auditor: c))
+        harness.handle(.batchChecked(local, BlockDefect("does not decode")), at: .milliseconds(5))
+        let quarantine = harness.core.verification.quarantine
+        #expect(quarantine.isQuarantined(harness.core.verification.identity(of: a)))
+        #expect(quarantine.isQuarantined(harness.core.verification.identity(of: b)))
+        #expect(!quarantine.isQuarantined(harness.core.verification.identity(of: c)))
+        #expect(harness.core.verification.collusionsCaught == 1)
+    }
+
+    @Test("an auditor calling a good batch bad gets the strike, and the batch is granted")
+    func lyingBatchAuditor() throws {
+        var (harness, _, effects) = try Self.auditedByThird()
+        defer { harness.cleanUp() }
+        let audit = try #require(Self.checks(in: effects).first?.check)
+        let local = try #require(Self.localChecks(in: harness.handle(Self.verdict(of: c, on: audit, good: false), at: .milliseconds(4))).first)
+        let checked = harness.handle(.batchChecked(local, nil), at: .milliseconds(5))
+        #expect(Self.grants(in: checked).count == 1)
+        #expect(harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: c)) == 1)
+        #expect(harness.core.verification.quarantine.strikes(of: harness.core.verification.identity(of: b)) == 0)
+        #expect(harness.core.verification.collusionsCaught == 0)
+    }
+
+    @Test("an auditor that leaves, or cannot read the batch, leaves the audit to the coordinator")
+    func auditorGone() throws {
+        var (harness, _, effects) = try Self.auditedByThird()
+        defer { harness.cleanUp() }
+        _ = try #require(Self.checks(in: effects).first?.check)
+        let gone = harness.handle(.workerMessage(.goodbye, from: c, origin: nil), at: .milliseconds(4))
+        let local = try #require(Self.localChecks(in: gone).first)
+        #expect(local.verdict == .audited(b), "still the audit of b's verdict")
+        #expect(harness.core.verification.auditsLocally == 1)
+
+        var (unread, _, unreadEffects) = try Self.auditedByThird()
+        defer { unread.cleanUp() }
+        let audit = try #require(Self.checks(in: unreadEffects).first?.check)
+        let cannot = unread.handle(.workerMessage(.verified(VerifyReport(checkID: audit.checkID, findings: audit.files.map { _ in
+            VerifyFinding(outcome: .unreadable, reason: "gone")
+        })), from: c, origin: nil), at: .milliseconds(4))
+        #expect(Self.localChecks(in: cannot).first?.verdict == .audited(b))
     }
 
     @Test("an answer naming a file it could not read expands the batch; the per-file rule tries another worker")

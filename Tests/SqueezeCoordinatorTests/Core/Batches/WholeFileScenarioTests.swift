@@ -36,6 +36,40 @@ struct WholeFileScenarioTests {
         #expect(check.0.memberBlocks == MemberBlocks(blockSize: 4096, engine: record.setting.engine))
     }
 
+    @Test("a whole-file batch's audit goes to a third principal that checks whole files, as one verifyBatch; with none that can, it is done here")
+    func auditsWholeFiles() throws {
+        for thirdChecksWholeFiles in [true, false] {
+            var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true, verify: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+            defer { harness.cleanUp() }
+            var capabilities = ScanScenarioTests.capabilities
+            if thirdChecksWholeFiles { capabilities.append(WorkerHello.wholeFilesCapability) }
+            harness.register(c, slots: 4, storage: .shared, capabilities: capabilities, pid: 3, at: .milliseconds(1))
+            let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+            let listed = harness.handle(ScanScenarioTests.listing(
+                sub.scan, small: [ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)], from: sub.peer), at: .milliseconds(2))
+            let (first, verifier) = try #require(listed.sent.compactMap { sent -> (BatchCheck, PeerID)? in
+                if case .verifyBatch(let check) = sent.message { (check, sent.peer) } else { nil }
+            }.first)
+            harness.core.rolls = FixedRolls(value: 0)
+            let vouched = harness.handle(.workerMessage(.verified(VerifyReport(checkID: first.checkID, findings: first.files.map { _ in
+                VerifyFinding(outcome: .decoded, crc: 7, sourceCRC: 7)
+            })), from: verifier, origin: nil), at: .milliseconds(3))
+            let audits = vouched.sent.compactMap { sent -> (BatchCheck, PeerID)? in
+                if case .verifyBatch(let check) = sent.message { (check, sent.peer) } else { nil }
+            }
+            let local = vouched.compactMap { if case .check(.batch(let check)) = $0 { check } else { nil } }
+            if thirdChecksWholeFiles {
+                #expect(audits.count == 1 && local.isEmpty)
+                #expect(audits.first.map { ![sub.peer, verifier].contains($0.1) } == true, "a third principal")
+                #expect(audits.first?.0.memberBlocks == first.memberBlocks && audits.first?.0.files == first.files)
+            } else {
+                #expect(verifier != c, "c cannot check whole files")
+                #expect(audits.isEmpty && local.count == 1 && local.first?.verdict == .audited(verifier))
+            }
+            #expect(harness.core.jobs[job]?.open.values.map(\.plan.relativePath) == [], "the batch stays whole")
+        }
+    }
+
     @Test("a worker that did not announce wholeFiles scans one-block files only, and a file past wholeFileBytes in a batch is refused")
     func limitsHold() throws {
         let (harness, _, started) = try ScanScenarioTests.slicedJob { $0.wholeFileBytes = Self.wholeFileBytes }
