@@ -403,6 +403,8 @@ if [[ -z $quick ]]; then
   for folder in $(ls "$many_root/m1m" | awk 'NR <= 200'); do cp -al "$many_root/m1m/$folder" "$many_root/m200k/"; done
   many_bytes="m20k=$(bytes_of "$many_root/m20k") m200k=$(bytes_of "$many_root/m200k") m1m=$(bytes_of "$many_root/m1m")"
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 shared "$many_root"
+  # With a third principal a worker audits, not the coordinator: its cost per file alone.
+  cluster "squeeze cluster, shared storage (coordinator + 3 workers, 3 principals, TCP)" "many-m200k" "$many_root/m200k" 6 shared "$many_root" three
   cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 remote "$many_root"
   cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" "many-m1m" "$many_root/m1m" 6 remote "$many_root"
   for tree in m20k m1m; do
@@ -414,6 +416,7 @@ if [[ -z $quick ]]; then
     rm -rf "$out"
     cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-$tree" "$many_root/$tree" 6 shared "$many_root"
   done
+  cluster "squeeze cluster, shared storage (coordinator + 3 workers, 3 principals, TCP)" "many-m1m" "$many_root/m1m" 6 shared "$many_root" three
   rm -rf "$many_root"
 fi
 
