@@ -108,4 +108,50 @@ struct WholeFileScenarioTests {
         #expect(blocks == [0, 1, 2])
         #expect(record.open[wholeIndex]?.firstItem != item)
     }
+
+    @Test("a batch made only of whole files whose answer has a failed piece is retired once its files are planned afresh: no empty bundle goes out")
+    func allWholeBatchLeavesThePath() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        defer { harness.cleanUp() }
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        _ = harness.handle(ScanScenarioTests.listing(sub.scan, small: [ScanScenarioTests.file("w", size: 3 * 4096)], piecesLater: true, from: sub.peer),
+                           at: .milliseconds(1))
+        let item = ItemID(sub.scan.itemID)
+        let answered = harness.handle(.workerMessage(.resultRef(RefResult(
+            jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt, pieces: [PieceReport(failure: "changed while read")])),
+            from: sub.peer, origin: nil), at: .milliseconds(2))
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.items[item] == nil, "the emptied batch is retired")
+        let wholeIndex = try #require(record.open.first { $0.value.plan.relativePath == BytePath("sub/w") }?.key)
+        let sentBlocks = answered.sent.flatMap { sent -> [RefBlock] in if case .workRef(let work) = sent.message { work.blocks } else { [] } }
+        #expect(!sentBlocks.isEmpty && sentBlocks.allSatisfy { $0.path.suffix(5) == Array("sub/w".utf8) }, "only the whole file's own items go out")
+        #expect(answered.sent.allSatisfy { sent in
+            if case .workRef(let work) = sent.message { work.itemID != item.value } else { true }
+        }, "not the batch's item, as an empty bundle")
+        #expect(record.items.values.flatMap(\.blocks).filter { $0.file == wholeIndex }.map(\.index).sorted() == [0, 1, 2])
+    }
+
+    @Test("a batch holding whole files that must go to a worker without wholeFiles is expanded first: the whole file gets items of its own")
+    func batchToAWorkerWithoutWholeFiles() throws {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        defer { harness.cleanUp() }
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let small = [ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)]
+        _ = harness.handle(ScanScenarioTests.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
+        let item = ItemID(sub.scan.itemID)
+        // Only a worker that takes batches but not whole files is left.
+        harness.register(c, slots: 4, storage: .shared, capabilities: BatchScenarioTests.capabilities, pid: 3, at: .milliseconds(2))
+        var effects: [CoordinatorEffect] = []
+        for peer in [a, b] { effects += harness.handle(.workerMessage(.goodbye, from: peer, origin: nil), at: .milliseconds(3)) }
+        #expect(effects.sent.allSatisfy { if case .batch(let batch) = $0.message, $0.peer == c, batch.itemID == item.value { false } else { true } },
+                "the batch with a whole file does not go to c as a batch")
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.items[item]?.files == nil, "the batch became a bundle")
+        let oneBlock = try #require(record.open.first { $0.value.plan.relativePath == BytePath("sub/a") }?.key)
+        let wholeIndex = try #require(record.open.first { $0.value.plan.relativePath == BytePath("sub/w") }?.key)
+        #expect(record.items[item]?.blocks.map(\.file) == [oneBlock])
+        #expect(record.items.values.flatMap(\.blocks).filter { $0.file == wholeIndex }.map(\.index).sorted() == [0, 1, 2])
+        let works = effects.sent.compactMap { sent -> RefAssignment? in if case .workRef(let work) = sent.message, sent.peer == c { work } else { nil } }
+        #expect(works.contains { $0.itemID == item.value && $0.blocks.count == 1 }, "the bundle of the one-block file goes to c")
+    }
 }
