@@ -344,7 +344,7 @@ extension CoordinatorCore {
                 sourceModifiedNanoseconds: file.stamp.modifiedNanoseconds, sourceDevice: file.stamp.device, sourceInode: file.stamp.inode,
                 outputSize: piece.pieceLength, outputInode: 0, crc: piece.crc)
         }
-        outbox.append(.journal(.granted(key, records)))
+        recordGrant(key, records)
     }
 
     /// Sends batch `key`'s grant: every file's piece to its output.

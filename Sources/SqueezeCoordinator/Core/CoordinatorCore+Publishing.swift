@@ -18,9 +18,9 @@ extension CoordinatorCore {
 
     /// Grants worker `peer` the publishing of item `key`'s whole members (all of one attempt,
     /// the accepted one). They hold the window until it answers.
-    /// With a journal, the members are recorded first (`JournalCommand.granted`, one
-    /// transaction) and the grant leaves once they are: the journal never lacks an output that
-    /// is in place, which a resumed job needs to tell its own outputs from anyone else's.
+    /// With a journal, the members are recorded first (`recordGrant`) and the grant leaves once
+    /// they are: the journal never lacks an output that is in place, which a resumed job needs
+    /// to tell its own outputs from anyone else's.
     mutating func grant(_ key: ItemKey, members: [(spec: OutputSpec, piece: PieceBlock)], to peer: PeerID, in job: inout JobRecord) {
         guard let attempt = members.first?.piece.attempt, workers[peer] != nil else { return }
         var grant = GrantInFlight(worker: peer, attempt: attempt, since: now, members: members)
@@ -39,7 +39,21 @@ extension CoordinatorCore {
                 sourceDevice: member.spec.stamp.device, sourceInode: member.spec.stamp.inode,
                 outputSize: member.piece.length, outputInode: 0, crc: member.piece.crc)
         }
-        outbox.append(.journal(.granted(key, records)))
+        recordGrant(key, records)
+    }
+
+    /// Has grant `key`'s records written before it leaves: at once when no transaction is in
+    /// flight, else with every grant that comes meanwhile, in the next (`GrantRecords`).
+    mutating func recordGrant(_ key: ItemKey, _ records: [PublishedFile]) {
+        if let command = grantRecords.record(key, records) { outbox.append(.journal(command)) }
+    }
+
+    /// A journal transaction of grants ended: each leaves, or fails; the grants that waited
+    /// meanwhile go in the next one.
+    mutating func grantsRecorded(_ keys: [ItemKey], failure: String?) {
+        for key in keys { grantRecorded(key, failure: failure) }
+        let next = grantRecords.recorded { key in jobs[key.job]?.grants[key.item]?.sent == false }
+        if let next { outbox.append(.journal(next)) }
     }
 
     /// The journal recorded grant `key`'s members (it leaves now), or could not: then they are

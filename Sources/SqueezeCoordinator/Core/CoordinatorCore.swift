@@ -80,6 +80,8 @@ struct CoordinatorCore {
     var verification = VerificationBook()
     /// Writer partitions sent a command since the last tick's flush.
     var writersToFlush: Set<Int> = []
+    /// Grants' journal records, one transaction at a time.
+    var grantRecords = GrantRecords()
     /// Where the audit's draws come from (`VerifierAudit`): the system's generator, or a
     /// test's, so the core's choices are made from its inputs alone.
     var rolls: any RandomNumberGenerator & Sendable
@@ -125,8 +127,8 @@ struct CoordinatorCore {
             sendFailed(to: peer, error: error)
         case .tick:
             tick()
-        case .grantRecorded(let key, let failure):
-            grantRecorded(key, failure: failure)
+        case .grantsRecorded(let keys, let failure):
+            grantsRecorded(keys, failure: failure)
         case .scanned(let id, let batch):
             scanned(id, batch: batch)
         case .read(let dispatch, let sources):

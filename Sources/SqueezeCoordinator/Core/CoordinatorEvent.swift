@@ -5,9 +5,9 @@ import SqueezeZMQ
 /// Everything that happens to the coordinator, as its core takes it: each comes with the time
 /// (`CoordinatorCore.handle(_:at:)`) and leaves effects for the actor to carry out.
 enum CoordinatorEvent: Sendable {
-    /// The journal recorded an item's members before their grant (`JournalCommand.granted`),
-    /// or could not (`failure`).
-    case grantRecorded(ItemKey, failure: String?)
+    /// The journal recorded items' members before their grants, in one transaction
+    /// (`JournalCommand.granted`), or could not (`failure`, for them all).
+    case grantsRecorded([ItemKey], failure: String?)
     /// A decoded message from a worker; `origin` is what the transport said of its connection.
     case workerMessage(WireMessage, from: PeerID, origin: ConnectionOrigin)
     /// A message from `peer` (worker or client) that did not decode or was not expected.

@@ -5,8 +5,9 @@ import SqueezeJournal
 enum JournalCommand: Sendable {
     /// A job ended at `at`: its state, totals and message.
     case ended(JobID, state: JournalJobState, totals: JournalTotals, message: String?, at: Date)
-    /// The members of item `ItemKey` are about to be granted to their worker to publish:
-    /// recorded (one transaction) before the grant leaves, so the journal never lacks an output
-    /// that is in place. Answered with `CoordinatorEvent.grantRecorded`.
-    case granted(ItemKey, [PublishedFile])
+    /// The members of items `[ItemKey]` are about to be granted to their workers to publish:
+    /// recorded (one transaction for them all, `GrantRecords`) before the grants leave, so the
+    /// journal never lacks an output that is in place. Answered with
+    /// `CoordinatorEvent.grantsRecorded`.
+    case granted([ItemKey], [PublishedFile])
 }

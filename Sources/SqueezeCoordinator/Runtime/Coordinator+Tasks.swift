@@ -134,12 +134,12 @@ extension Coordinator {
                 } catch {
                     logger.error("cannot record a job's end in the journal", metadata: ["job": "\(id)", "error": "\(error)"])
                 }
-            case .granted(let key, let records):
+            case .granted(let keys, let records):
                 do {
                     try await pool.run { try journal.recordPublished(records) }
-                    await handle(.grantRecorded(key, failure: nil))
+                    await handle(.grantsRecorded(keys, failure: nil))
                 } catch {
-                    await handle(.grantRecorded(key, failure: "\(error)"))
+                    await handle(.grantsRecorded(keys, failure: "\(error)"))
                 }
             }
         }

@@ -347,7 +347,7 @@ struct BatchScenarioTests {
             let effects = harness.handle(Self.answer(batch), at: .milliseconds(1))
             #expect(Self.grants(in: effects).isEmpty, "nothing is granted before the journal has it")
             let records = effects.compactMap { effect -> (ItemKey, [PublishedFile])? in
-                if case .journal(.granted(let key, let files)) = effect { return (key, files) }
+                if case .journal(.granted(let keys, let files)) = effect, keys.count == 1, let key = keys.first { return (key, files) }
                 return nil
             }
             let (key, files) = try #require(records.first)
@@ -355,15 +355,57 @@ struct BatchScenarioTests {
             #expect(files.map { String(decoding: $0.path, as: UTF8.self) } == ["f0", "f1", "f2", "f3"])
             #expect(files.allSatisfy { $0.outputInode == 0 && $0.crc == 7 && $0.outputSize == 100 && $0.sourceSize == 1024 })
             if outcome == "recorded" {
-                let sent = harness.handle(.grantRecorded(key, failure: nil), at: .milliseconds(2))
+                let sent = harness.handle(.grantsRecorded([key], failure: nil), at: .milliseconds(2))
                 #expect(Self.grants(in: sent).map(\.attempt) == [batch.attempt])
                 #expect(harness.core.jobs[job]?.open.isEmpty == true)
             } else {
-                let failed = harness.handle(.grantRecorded(key, failure: "journal: disk full"), at: .milliseconds(2))
+                let failed = harness.handle(.grantsRecorded([key], failure: "journal: disk full"), at: .milliseconds(2))
                 #expect(Self.grants(in: failed).isEmpty)
                 #expect(failed.events(of: job).filter { if case .fileFailed = $0 { true } else { false } }.count == 4)
                 #expect(harness.core.jobs[job]?.phase.isRunning == false, "the job fails naming the journal")
             }
         }
+    }
+
+    @Test("grants that come while a journal transaction is in flight wait for it and go together in the next one; one whose job ended meanwhile is not recorded")
+    func groupCommit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-group-commit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = try Journal(path: folder + "/journal.sqlite")
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 4 * 1024
+        configuration.journal = journal
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 4, storage: .shared, capabilities: Self.capabilities, pid: 1)
+        let (job, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 3), verify: false, batches: true)
+        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
+        #expect(batches.count == 3)
+        func answer(_ batch: BatchAssignment) -> CoordinatorEvent {
+            .workerMessage(.resultRef(RefResult(jobID: batch.jobID, itemID: batch.itemID, attempt: batch.attempt, pieces: batch.files.map { _ in
+                PieceReport(crc: 7, rawLength: 4096, pieceLength: 100)
+            })), from: a, origin: nil)
+        }
+        func commands(_ effects: [CoordinatorEffect]) -> [[ItemKey]] {
+            effects.compactMap { if case .journal(.granted(let keys, _)) = $0 { keys } else { nil } }
+        }
+        let keys = batches.map { ItemKey(job: job, item: ItemID($0.itemID)) }
+        #expect(commands(harness.handle(answer(batches[0]), at: .milliseconds(1))) == [[keys[0]]])
+        #expect(commands(harness.handle(answer(batches[1]), at: .milliseconds(2))).isEmpty, "it waits for the transaction in flight")
+        #expect(commands(harness.handle(answer(batches[2]), at: .milliseconds(3))).isEmpty)
+        let first = harness.handle(.grantsRecorded([keys[0]], failure: nil), at: .milliseconds(4))
+        #expect(Self.grants(in: first).map(\.itemID) == [batches[0].itemID])
+        #expect(commands(first) == [[keys[1], keys[2]]], "both waiting grants in one transaction")
+        let rest = harness.handle(.grantsRecorded([keys[1], keys[2]], failure: nil), at: .milliseconds(5))
+        #expect(Self.grants(in: rest).map(\.itemID) == [batches[1].itemID, batches[2].itemID])
+        #expect(commands(rest).isEmpty && !harness.core.grantRecords.recording)
+
+        // A grant waiting while its job is cancelled is not recorded.
+        var records = GrantRecords()
+        let other = ItemKey(job: job, item: ItemID(99))
+        #expect(records.record(keys[0], []) != nil)
+        #expect(records.record(other, []) == nil && records.waitingCount == 1)
+        #expect(records.recorded { $0 != other } == nil && !records.recording)
     }
 }

@@ -171,19 +171,19 @@ struct PublishingScenarioTests {
             defer { harness.cleanUp() }
             #expect(Self.grants(in: effects).isEmpty, "nothing is granted before the journal has it")
             let records = effects.compactMap { effect -> (ItemKey, [PublishedFile])? in
-                if case .journal(.granted(let key, let files)) = effect { return (key, files) }
+                if case .journal(.granted(let keys, let files)) = effect, keys.count == 1, let key = keys.first { return (key, files) }
                 return nil
             }
             let (key, files) = try #require(records.first)
             #expect(records.count == 1 && key == ItemKey(job: job, item: ItemID(work.itemID)))
             #expect(files.count == 4 && files.allSatisfy { $0.outputInode == 0 && $0.crc == 7 && $0.outputSize == 100 && $0.job == job.value })
             if outcome == "recorded" {
-                let sent = harness.handle(.grantRecorded(key, failure: nil), at: .milliseconds(2))
+                let sent = harness.handle(.grantsRecorded([key], failure: nil), at: .milliseconds(2))
                 #expect(Self.grants(in: sent).map(\.grant.attempt) == [work.attempt])
-                let again = harness.handle(.grantRecorded(key, failure: nil), at: .milliseconds(3))
+                let again = harness.handle(.grantsRecorded([key], failure: nil), at: .milliseconds(3))
                 #expect(Self.grants(in: again).isEmpty, "granted once")
             } else {
-                let failed = harness.handle(.grantRecorded(key, failure: "journal: disk full"), at: .milliseconds(2))
+                let failed = harness.handle(.grantsRecorded([key], failure: "journal: disk full"), at: .milliseconds(2))
                 #expect(Self.grants(in: failed).isEmpty)
                 #expect(failed.events(of: job).filter { if case .fileFailed = $0 { true } else { false } }.count == 4)
                 #expect(harness.core.jobs[job]?.phase.isRunning == false, "the job fails naming the journal")
