@@ -22,6 +22,8 @@ struct WorkerReconnectTests {
         var alive = true
         /// The `keep` for each registration after the first; all it holds when nil.
         var keep: (@Sendable ([HeldItems]) -> [HeldItems])?
+        /// Heartbeats the worker may miss before it registers again (the welcome's `liveness`).
+        var liveness = 5
     }
 
     /// Plays the coordinator: welcomes (keeping per `seen.keep`), answers heartbeats while
@@ -33,13 +35,13 @@ struct WorkerReconnectTests {
             let from = Array(message.frames[0])
             switch envelope.message {
             case .workerReady(let hello):
-                let keep = seen.withLockedValue { seen -> [HeldItems] in
+                let (keep, liveness) = seen.withLockedValue { seen -> ([HeldItems], Int) in
                     seen.hellos.append(hello)
                     seen.peer = from
                     seen.alive = true
-                    return seen.keep.map { $0(hello.holding ?? []) } ?? hello.holding ?? []
+                    return (seen.keep.map { $0(hello.holding ?? []) } ?? hello.holding ?? [], seen.liveness)
                 }
-                var welcome = Welcome(heartbeatMilliseconds: 100, liveness: 5)
+                var welcome = Welcome(heartbeatMilliseconds: 100, liveness: liveness)
                 welcome.keep = keep
                 raw.send(.welcome(welcome), to: from)
             case .heartbeat:
@@ -86,8 +88,13 @@ struct WorkerReconnectTests {
         let raw = try await RawCoordinator.start(context: context)
         let worker = Self.worker(at: raw.address, context: context, delay: .milliseconds(150))
         let seen = NIOLockedValueBox(Seen())
-        // Keeps the odd items and the last one, drops the even ones.
-        seen.withLockedValue { $0.keep = { lists in lists.map { HeldItems(jobID: $0.jobID, itemIDs: $0.itemIDs.filter { $0 % 2 == 1 || $0 == 7 }) } } }
+        // Keeps the odd items and the last one, drops the even ones. It registers again only
+        // because it is told to: a machine too busy to beat for half a second must not make
+        // it do so on its own (a third registration), so it may miss 30 beats here.
+        seen.withLockedValue {
+            $0.keep = { lists in lists.map { HeldItems(jobID: $0.jobID, itemIDs: $0.itemIDs.filter { $0 % 2 == 1 || $0 == 7 }) } }
+            $0.liveness = 30
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await worker.run() }
             group.addTask { await Self.serve(raw, seen) }
