@@ -6,10 +6,12 @@ import SqueezeProtocol
 /// Batches (docs/architecture.md, "Batches"): a bundle of one-block files goes to a worker
 /// that takes batches as one `batch`, its answer to a verifier as one `verifyBatch`, and back
 /// to the worker as one grant; the job holds the files inside the item and counts them, with
-/// no open file, writer command or check entry per file. Whatever leaves that path (a worker
-/// that does not take batches, a failed read, an answer of the wrong shape, a verdict other
-/// than good, an audit, a late verifier, a grant taken over) expands the batch into an
-/// ordinary bundle (`JobRecord.expand`), and the rules for bundles apply from there.
+/// no open file, writer command or check entry per file. An audit is one more `verifyBatch`
+/// to a third principal; a verdict other than good, a late verifier or none able has the
+/// coordinator check the batch itself, as a batch. Whatever leaves that path (a worker that
+/// does not take batches, a failed read, an answer of the wrong shape, a defect found here, a
+/// grant taken over) expands the batch into an ordinary bundle (`JobRecord.expand`), and the
+/// rules for bundles apply from there.
 extension CoordinatorCore {
     /// Whether worker `peer` takes job `id`'s batches: it sees the files, publishes what it
     /// wrote, and announced `batches`.
@@ -236,6 +238,11 @@ extension CoordinatorCore {
         if vouchers.count == 2, sendBatchCheck(audit, independentOf: vouchers, excluding: [verifier]) {
             verification.auditsByWorkers += 1
             return
+        }
+        if vouchers.count == 2, VerifierChoice.lacksIndependence(
+            among: batchVerifierCandidates(pending.item), compressor: pending.worker, byReference: true, excluding: [verifier]) {
+            verification.checkedForIndependence += 1
+            metrics.checksForIndependence.increment()
         }
         checkBatchLocally(pending.item, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier))
     }

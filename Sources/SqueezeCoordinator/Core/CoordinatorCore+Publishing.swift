@@ -52,7 +52,8 @@ extension CoordinatorCore {
     /// meanwhile go in the next one.
     mutating func grantsRecorded(_ keys: [ItemKey], failure: String?) {
         for key in keys { grantRecorded(key, failure: failure) }
-        let next = grantRecords.recorded { key in jobs[key.job]?.grants[key.item]?.sent == false }
+        // A grant taken over, or whose job was cancelled or failed meanwhile, is left out.
+        let next = grantRecords.recorded { key in jobs[key.job]?.phase.isRunning == true && jobs[key.job]?.grants[key.item]?.sent == false }
         if let next { outbox.append(.journal(next)) }
     }
 
@@ -60,6 +61,11 @@ extension CoordinatorCore {
     /// not published, and the job fails naming the journal, as when a writer's record fails.
     mutating func grantRecorded(_ key: ItemKey, failure: String?) {
         guard let grant = jobs[key.job]?.grants[key.item], !grant.sent, let workspace = jobs[key.job]?.workspace.path else { return }
+        guard jobs[key.job]?.phase.isRunning == true else {
+            // Cancelled or failed while it was recorded: nothing of it is published.
+            jobs[key.job]?.grants.removeValue(forKey: key.item)
+            return
+        }
         if let failure {
             jobs[key.job]?.grants.removeValue(forKey: key.item)
             writerReported(members(of: grant, key: key).map { .failure(WriteFailure(key: $0.spec.key, reason: failure, journal: true)) })

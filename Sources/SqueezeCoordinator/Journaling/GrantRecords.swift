@@ -24,9 +24,9 @@ struct GrantRecords {
         return .granted([key], records)
     }
 
-    /// The transaction in flight ended: the next one, of every waiting grant `wanted` still
-    /// keeps (a grant taken over or whose job ended meanwhile is not recorded), or nil when
-    /// there is none and nothing is in flight any more.
+    /// The transaction in flight ended: the next one, of the waiting grants `wanted` keeps
+    /// (the core leaves out a grant taken over, or whose job was cancelled or failed
+    /// meanwhile), or nil when there is none and nothing is in flight any more.
     mutating func recorded(wanted: (ItemKey) -> Bool) -> JournalCommand? {
         let next = waiting.filter { wanted($0.key) }
         waiting = []

@@ -10,7 +10,7 @@ struct PendingBatchCheck: Sendable {
     var attempt: AttemptID
     /// The answer: a piece per file, in position order (their CRCs are the claims).
     var pieces: [PieceReport]
-    /// Who was asked, and when: past the deadline the batch is checked file by file here.
+    /// Who was asked, and when: past the deadline the coordinator checks the batch itself, as a batch.
     var verifier: PeerID
     var sentAt: ContinuousClock.Instant
     /// For an audit: the verifier whose good verdict this check audits (nil for a first check).

@@ -401,11 +401,39 @@ struct BatchScenarioTests {
         #expect(Self.grants(in: rest).map(\.itemID) == [batches[1].itemID, batches[2].itemID])
         #expect(commands(rest).isEmpty && !harness.core.grantRecords.recording)
 
-        // A grant waiting while its job is cancelled is not recorded.
+        // `wanted` decides which waiting grants go in the next transaction.
         var records = GrantRecords()
         let other = ItemKey(job: job, item: ItemID(99))
         #expect(records.record(keys[0], []) != nil)
         #expect(records.record(other, []) == nil && records.waitingCount == 1)
         #expect(records.recorded { $0 != other } == nil && !records.recording)
+    }
+
+    @Test("a job cancelled while its grants are recorded or wait for a transaction publishes none of them")
+    func groupCommitCancelled() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-group-cancel-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 4 * 1024
+        configuration.journal = try Journal(path: folder + "/journal.sqlite")
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        defer { harness.cleanUp() }
+        harness.register(a, slots: 4, storage: .shared, capabilities: Self.capabilities, pid: 1)
+        let (job, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 2), verify: false, batches: true)
+        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
+        #expect(batches.count == 2)
+        for (number, batch) in batches.enumerated() {
+            harness.handle(.workerMessage(.resultRef(RefResult(jobID: batch.jobID, itemID: batch.itemID, attempt: batch.attempt, pieces: batch.files.map { _ in
+                PieceReport(crc: 7, rawLength: 4096, pieceLength: 100)
+            })), from: a, origin: nil), at: .milliseconds(1 + number))
+        }
+        #expect(harness.core.grantRecords.recording && harness.core.grantRecords.waitingCount == 1)
+        harness.handle(.cancel(job, reason: "cancelled", as: .cancelled), at: .milliseconds(3))
+        let keys = batches.map { ItemKey(job: job, item: ItemID($0.itemID)) }
+        let recorded = harness.handle(.grantsRecorded([keys[0]], failure: nil), at: .milliseconds(4))
+        #expect(Self.grants(in: recorded).isEmpty, "the recorded grant is not sent")
+        #expect(recorded.allSatisfy { if case .journal(.granted) = $0 { false } else { true } }, "the waiting one is not recorded")
+        #expect(!harness.core.grantRecords.recording)
     }
 }
