@@ -92,6 +92,10 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var testWriteDelay: Interval?
 
+    /// One good verdict in this many is audited (tests; the default is the configuration's).
+    @Option(help: .hidden)
+    var testAuditInterval: Int?
+
     func validate() throws {
         let livenessRange = ProtocolLimits.liveness, milliseconds = ProtocolLimits.heartbeatMilliseconds
         guard livenessRange.contains(liveness) else {
@@ -111,6 +115,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
         if let relayMemory, !((1 << 20)...(1 << 40)).contains(relayMemory.bytes) { throw ValidationError("--relay-memory must be between 1M and 1T") }
         if let wholeFileSize, !(4096...ProtocolLimits.maxBlockSize).contains(wholeFileSize.bytes) { throw ValidationError("--whole-file-size must be between 4K and 64M") }
+        if let testAuditInterval, !(1...1_000_000).contains(testAuditInterval) { throw ValidationError("--test-audit-interval must be 1-1000000") }
     }
 
     func run() async throws {
@@ -122,6 +127,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         if let itemSize { settings.itemBytes = itemSize.bytes }
         if let stitchSegment { settings.stitchSegmentBytes = stitchSegment.bytes }
         if let wholeFileSize { settings.wholeFileBytes = wholeFileSize.bytes }
+        if let testAuditInterval { settings.auditInterval = testAuditInterval }
         if let relayMemory { settings.relayBudgetBytes = relayMemory.bytes }
         if let heartbeat { settings.heartbeatInterval = heartbeat.duration }
         settings.liveness = liveness
