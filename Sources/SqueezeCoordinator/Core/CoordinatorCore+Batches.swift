@@ -141,12 +141,10 @@ extension CoordinatorCore {
             expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
             return
         }
+        // `sendBatchCheck` names the verifier it chooses.
         let pending = PendingBatchCheck(item: key, worker: peer, attempt: attempt, pieces: pieces, verifier: peer, sentAt: now)
         guard sendBatchCheck(pending, independentOf: [compressor], excluding: []) else {
-            if VerifierChoice.lacksIndependence(among: batchVerifierCandidates(key), compressor: peer, byReference: true) {
-                verification.checkedForIndependence += 1
-                metrics.checksForIndependence.increment()
-            }
+            countCheckForIndependence(among: batchVerifierCandidates(key), compressor: peer, byReference: true)
             checkBatchLocally(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none)
             return
         }
@@ -239,10 +237,8 @@ extension CoordinatorCore {
             verification.auditsByWorkers += 1
             return
         }
-        if vouchers.count == 2, VerifierChoice.lacksIndependence(
-            among: batchVerifierCandidates(pending.item), compressor: pending.worker, byReference: true, excluding: [verifier]) {
-            verification.checkedForIndependence += 1
-            metrics.checksForIndependence.increment()
+        if vouchers.count == 2 {
+            countCheckForIndependence(among: batchVerifierCandidates(pending.item), compressor: pending.worker, byReference: true, excluding: [verifier])
         }
         checkBatchLocally(pending.item, worker: pending.worker, attempt: pending.attempt, pieces: pending.pieces, verdict: .audited(verifier))
     }

@@ -74,11 +74,7 @@ extension CoordinatorCore {
         guard let verifier = VerifierChoice.choose(
             among: candidates, compressor: request.worker, byReference: byReference.contains(true),
             independentOf: vouchers(of: request), excluding: excluded) else {
-            if VerifierChoice.lacksIndependence(
-                among: candidates, compressor: request.worker, byReference: byReference.contains(true), excluding: excluded) {
-                verification.checkedForIndependence += 1
-                metrics.checksForIndependence.increment()
-            }
+            countCheckForIndependence(among: candidates, compressor: request.worker, byReference: byReference.contains(true), excluding: excluded)
             checkLocally(request)
             return
         }
@@ -227,6 +223,14 @@ extension CoordinatorCore {
             logger.debug("verifier could not read the blocks; checking here", metadata: ["reason": "\(String(reason.prefix(200)).debugDescription)"])
             checkLocally(request)
         }
+    }
+
+    /// Counts a check the coordinator does itself because every worker able to do it shares a
+    /// principal with those vouching (none is able at all: not counted).
+    mutating func countCheckForIndependence(among candidates: [VerifierCandidate], compressor: PeerID, byReference: Bool, excluding: Set<PeerID> = []) {
+        guard VerifierChoice.lacksIndependence(among: candidates, compressor: compressor, byReference: byReference, excluding: excluding) else { return }
+        verification.checkedForIndependence += 1
+        metrics.checksForIndependence.increment()
     }
 
     /// Whether `peer` is the verifier a check went to; an answer from anyone else is malformed
