@@ -33,8 +33,27 @@ struct BatchScenarioTests {
 
     private static func answer(_ batch: BatchAssignment, crc: UInt32 = 7, failing position: Int? = nil) -> CoordinatorEvent {
         .workerMessage(.resultRef(RefResult(jobID: batch.jobID, itemID: batch.itemID, attempt: batch.attempt, pieces: batch.files.indices.map {
-            $0 == position ? PieceReport(failure: "changed") : PieceReport(crc: crc, rawLength: 1024, pieceLength: 100)
+            $0 == position ? PieceReport(failure: "changed") : PieceReport(crc: crc, rawLength: Int(batch.files[$0].size), pieceLength: 100)
         })), from: a, origin: nil)
+    }
+
+    /// A journal in a folder of its own; `remove` deletes the folder.
+    private static func scratchJournal(_ name: String) throws -> (journal: Journal, remove: @Sendable () -> Void) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-\(name)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return (try Journal(path: folder + "/journal.sqlite"), { try? FileManager.default.removeItem(atPath: folder) })
+    }
+
+    /// Worker `a` alone, `journal`, and an unchecked job of `count` files of 4 KiB, a batch each.
+    private static func journaledBatches(_ count: Int, journal: Journal) throws -> (harness: CoreHarness, job: JobID, batches: [BatchAssignment]) {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 4 * 1024
+        configuration.journal = journal
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
+        let (job, started) = try harness.startJob(sizes: Array(repeating: 4096, count: count), verify: false, batches: true)
+        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
+        return (harness, job, batches)
     }
 
     private static func checks(in effects: [CoordinatorEffect]) -> [(check: BatchCheck, peer: PeerID)] {
@@ -337,10 +356,8 @@ struct BatchScenarioTests {
 
     @Test("with a journal a batch's files are recorded before its grant leaves; a record that fails fails them and the job")
     func journaledFirst() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-batch-journal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let journal = try Journal(path: folder + "/journal.sqlite")
+        let (journal, remove) = try Self.scratchJournal("batch-journal")
+        defer { remove() }
         for outcome in ["recorded", "refused"] {
             var (harness, job, batch) = try Self.batchOut(verify: false) { $0.journal = journal }
             defer { harness.cleanUp() }
@@ -367,33 +384,20 @@ struct BatchScenarioTests {
         }
     }
 
-    @Test("grants that come while a journal transaction is in flight wait for it and go together in the next one; one whose job ended meanwhile is not recorded")
+    @Test("grants that come while a journal transaction is in flight wait for it and go together in the next one; it holds only the waiting grants the core still wants")
     func groupCommit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-group-commit-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let journal = try Journal(path: folder + "/journal.sqlite")
-        var configuration = CoreHarness.configuration()
-        configuration.itemBytes = 4 * 1024
-        configuration.journal = journal
-        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        let (journal, remove) = try Self.scratchJournal("group-commit")
+        defer { remove() }
+        var (harness, job, batches) = try Self.journaledBatches(3, journal: journal)
         defer { harness.cleanUp() }
-        harness.register(a, slots: 4, storage: .shared, capabilities: Self.capabilities, pid: 1)
-        let (job, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 3), verify: false, batches: true)
-        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
         #expect(batches.count == 3)
-        func answer(_ batch: BatchAssignment) -> CoordinatorEvent {
-            .workerMessage(.resultRef(RefResult(jobID: batch.jobID, itemID: batch.itemID, attempt: batch.attempt, pieces: batch.files.map { _ in
-                PieceReport(crc: 7, rawLength: 4096, pieceLength: 100)
-            })), from: a, origin: nil)
-        }
         func commands(_ effects: [CoordinatorEffect]) -> [[ItemKey]] {
             effects.compactMap { if case .journal(.granted(let keys, _)) = $0 { keys } else { nil } }
         }
         let keys = batches.map { ItemKey(job: job, item: ItemID($0.itemID)) }
-        #expect(commands(harness.handle(answer(batches[0]), at: .milliseconds(1))) == [[keys[0]]])
-        #expect(commands(harness.handle(answer(batches[1]), at: .milliseconds(2))).isEmpty, "it waits for the transaction in flight")
-        #expect(commands(harness.handle(answer(batches[2]), at: .milliseconds(3))).isEmpty)
+        #expect(commands(harness.handle(Self.answer(batches[0]), at: .milliseconds(1))) == [[keys[0]]])
+        #expect(commands(harness.handle(Self.answer(batches[1]), at: .milliseconds(2))).isEmpty, "it waits for the transaction in flight")
+        #expect(commands(harness.handle(Self.answer(batches[2]), at: .milliseconds(3))).isEmpty)
         let first = harness.handle(.grantsRecorded([keys[0]], failure: nil), at: .milliseconds(4))
         #expect(Self.grants(in: first).map(\.itemID) == [batches[0].itemID])
         #expect(commands(first) == [[keys[1], keys[2]]], "both waiting grants in one transaction")
@@ -411,23 +415,12 @@ struct BatchScenarioTests {
 
     @Test("a job cancelled while its grants are recorded or wait for a transaction publishes none of them")
     func groupCommitCancelled() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-group-cancel-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var configuration = CoreHarness.configuration()
-        configuration.itemBytes = 4 * 1024
-        configuration.journal = try Journal(path: folder + "/journal.sqlite")
-        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        let (journal, remove) = try Self.scratchJournal("group-cancel")
+        defer { remove() }
+        var (harness, job, batches) = try Self.journaledBatches(2, journal: journal)
         defer { harness.cleanUp() }
-        harness.register(a, slots: 4, storage: .shared, capabilities: Self.capabilities, pid: 1)
-        let (job, started) = try harness.startJob(sizes: Array(repeating: 4096, count: 2), verify: false, batches: true)
-        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
         #expect(batches.count == 2)
-        for (number, batch) in batches.enumerated() {
-            harness.handle(.workerMessage(.resultRef(RefResult(jobID: batch.jobID, itemID: batch.itemID, attempt: batch.attempt, pieces: batch.files.map { _ in
-                PieceReport(crc: 7, rawLength: 4096, pieceLength: 100)
-            })), from: a, origin: nil), at: .milliseconds(1 + number))
-        }
+        for (number, batch) in batches.enumerated() { harness.handle(Self.answer(batch), at: .milliseconds(1 + number)) }
         #expect(harness.core.grantRecords.recording && harness.core.grantRecords.waitingCount == 1)
         harness.handle(.cancel(job, reason: "cancelled", as: .cancelled), at: .milliseconds(3))
         let keys = batches.map { ItemKey(job: job, item: ItemID($0.itemID)) }

@@ -13,6 +13,15 @@ struct WholeFileScenarioTests {
     /// Four blocks of the harness's 4 KiB.
     static let wholeFileBytes = 4 * 4096
 
+    /// A `wholeFiles` job whose folder `sub` a worker listed as a batch of `small`, its pieces
+    /// to follow in a `resultRef`: the scan (its item is the batch's) and its worker.
+    private static func subListed(_ small: [BatchFile]) throws -> (harness: CoreHarness, job: JobID, scan: ScanAssignment, peer: PeerID) {
+        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        harness.handle(ScanScenarioTests.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
+        return (harness, job, sub.scan, sub.peer)
+    }
+
     @Test("a wholeFiles worker's scan batches files up to wholeFileBytes, cut in the job's blocks; its batch goes to a verifier that can check them")
     func scansBatchWholeFiles() throws {
         var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true, verify: true) { $0.wholeFileBytes = Self.wholeFileBytes }
@@ -84,17 +93,14 @@ struct WholeFileScenarioTests {
 
     @Test("a batch answer with a failed piece: its whole file is planned afresh as items of its own, the rest goes on as a bundle")
     func leavingTheBatchPathPlansWholeFilesAfresh() throws {
-        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        var (harness, job, scan, scanner) = try Self.subListed([ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)])
         defer { harness.cleanUp() }
-        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
-        let small = [ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)]
-        _ = harness.handle(ScanScenarioTests.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
-        let item = ItemID(sub.scan.itemID)
+        let item = ItemID(scan.itemID)
         let before = try #require(harness.core.jobs[job])
         #expect(before.items[item]?.files?.count == 2 && before.open.isEmpty)
         let answered = harness.handle(.workerMessage(.resultRef(RefResult(
-            jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
-            pieces: [PieceReport(crc: 7, rawLength: 10, pieceLength: 40), PieceReport(failure: "changed while read")])), from: sub.peer, origin: nil),
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt,
+            pieces: [PieceReport(crc: 7, rawLength: 10, pieceLength: 40), PieceReport(failure: "changed while read")])), from: scanner, origin: nil),
             at: .milliseconds(2))
         #expect(answered.sent.allSatisfy { if case .publish = $0.message { false } else { true } }, "nothing of that answer is published")
         let record = try #require(harness.core.jobs[job])
@@ -111,15 +117,12 @@ struct WholeFileScenarioTests {
 
     @Test("a batch made only of whole files whose answer has a failed piece is retired once its files are planned afresh: no empty bundle goes out")
     func allWholeBatchLeavesThePath() throws {
-        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        var (harness, job, scan, scanner) = try Self.subListed([ScanScenarioTests.file("w", size: 3 * 4096)])
         defer { harness.cleanUp() }
-        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
-        _ = harness.handle(ScanScenarioTests.listing(sub.scan, small: [ScanScenarioTests.file("w", size: 3 * 4096)], piecesLater: true, from: sub.peer),
-                           at: .milliseconds(1))
-        let item = ItemID(sub.scan.itemID)
+        let item = ItemID(scan.itemID)
         let answered = harness.handle(.workerMessage(.resultRef(RefResult(
-            jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt, pieces: [PieceReport(failure: "changed while read")])),
-            from: sub.peer, origin: nil), at: .milliseconds(2))
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt, pieces: [PieceReport(failure: "changed while read")])),
+            from: scanner, origin: nil), at: .milliseconds(2))
         let record = try #require(harness.core.jobs[job])
         #expect(record.items[item] == nil, "the emptied batch is retired")
         let wholeIndex = try #require(record.open.first { $0.value.plan.relativePath == BytePath("sub/w") }?.key)
@@ -133,12 +136,9 @@ struct WholeFileScenarioTests {
 
     @Test("a batch holding whole files that must go to a worker without wholeFiles is expanded first: the whole file gets items of its own")
     func batchToAWorkerWithoutWholeFiles() throws {
-        var (harness, job, started) = try ScanScenarioTests.slicedJob(wholeFiles: true) { $0.wholeFileBytes = Self.wholeFileBytes }
+        var (harness, job, scan, _) = try Self.subListed([ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)])
         defer { harness.cleanUp() }
-        let sub = try #require(ScanScenarioTests.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
-        let small = [ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)]
-        _ = harness.handle(ScanScenarioTests.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
-        let item = ItemID(sub.scan.itemID)
+        let item = ItemID(scan.itemID)
         // Only a worker that takes batches but not whole files is left.
         harness.register(c, slots: 4, storage: .shared, capabilities: BatchScenarioTests.capabilities, pid: 3, at: .milliseconds(2))
         var effects: [CoordinatorEffect] = []
