@@ -36,8 +36,15 @@ public struct ScanReport: Sendable, Equatable {
 
 extension ScanReport {
     /// Whether `name` can be an entry of a directory: one component, not `.` or `..`, no NUL.
+    /// One pass, no arrays made: it runs on every name of every listing.
     public static func isEntryName(_ name: [UInt8]) -> Bool {
-        guard !name.isEmpty, name.count <= ProtocolLimits.maxNameBytes, !name.contains(0), !name.contains(UInt8(ascii: "/")) else { return false }
-        return name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")]
+        guard !name.isEmpty, name.count <= ProtocolLimits.maxNameBytes else { return false }
+        var onlyDots = true
+        for byte in name {
+            if byte == 0 || byte == UInt8(ascii: "/") { return false }
+            if byte != UInt8(ascii: ".") { onlyDots = false }
+        }
+        // "." and "..": dots alone, one or two.
+        return !(onlyDots && name.count <= 2)
     }
 }

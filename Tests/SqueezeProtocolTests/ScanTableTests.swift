@@ -107,4 +107,15 @@ struct ScanTableTests {
         frames[1][24] = 3  // the outcome byte: no such outcome
         #expect(ReferenceTableTests.isMalformed(ReferenceTableTests.decodeError(frames)))
     }
+
+    @Test("an entry name is one component of 1 to 255 bytes, without NUL, and not . or ..")
+    func entryNames() {
+        let dot = UInt8(ascii: ".")
+        for name: [UInt8] in [[dot, dot, dot], [dot, 0x61], [0x61, dot], Array(".hidden".utf8), [0xFF, 0xFE], Array(repeating: 0x61, count: 255)] {
+            #expect(ScanReport.isEntryName(name), "\(name)")
+        }
+        for name: [UInt8] in [[], [dot], [dot, dot], Array("a/b".utf8), Array("/".utf8), [0x61, 0], [0], Array(repeating: 0x61, count: 256)] {
+            #expect(!ScanReport.isEntryName(name), "\(name)")
+        }
+    }
 }
