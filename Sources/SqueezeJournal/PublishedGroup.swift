@@ -37,25 +37,49 @@ struct PublishedGroup {
         return (Array(name(of: first)), Array(name(of: last)))
     }
 
-    /// The packed records.
+    /// The packed records, written through a pointer into one allocation sized for the worst
+    /// case (a ten-byte varint each): an array append per byte was a few per cent of a
+    /// coordinator's CPU on small files.
     func packed() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(files.reduce(0) { $0 + 40 + $1.path.count - directory.count })
-        for file in files {
-            let name = name(of: file)
-            Self.appendVarint(UInt64(name.count), to: &bytes)
-            bytes.append(contentsOf: name)
-            Self.appendVarint(file.sourceSize, to: &bytes)
-            Self.appendVarint(UInt64(bitPattern: file.sourceModifiedSeconds), to: &bytes)
-            Self.appendVarint(UInt64(bitPattern: file.sourceModifiedNanoseconds), to: &bytes)
-            Self.appendVarint(file.sourceDevice, to: &bytes)
-            Self.appendVarint(file.sourceInode, to: &bytes)
-            Self.appendVarint(file.outputSize, to: &bytes)
-            Self.appendVarint(file.outputInode, to: &bytes)
-            withUnsafeBytes(of: file.crc.littleEndian) { bytes.append(contentsOf: $0) }
+        let most = files.reduce(0) { $0 + Self.largestRecord + $1.path.count - directory.count }
+        return [UInt8](unsafeUninitializedCapacity: most) { buffer, written in
+            var at = 0
+            func varint(_ value: UInt64) {
+                var rest = value
+                while rest >= 0x80 {
+                    buffer[at] = UInt8(truncatingIfNeeded: rest) | 0x80
+                    at += 1
+                    rest >>= 7
+                }
+                buffer[at] = UInt8(rest)
+                at += 1
+            }
+            for file in files {
+                let name = name(of: file)
+                varint(UInt64(name.count))
+                for byte in name {
+                    buffer[at] = byte
+                    at += 1
+                }
+                varint(file.sourceSize)
+                varint(UInt64(bitPattern: file.sourceModifiedSeconds))
+                varint(UInt64(bitPattern: file.sourceModifiedNanoseconds))
+                varint(file.sourceDevice)
+                varint(file.sourceInode)
+                varint(file.outputSize)
+                varint(file.outputInode)
+                for shift in stride(from: 0, to: 32, by: 8) {
+                    buffer[at] = UInt8(truncatingIfNeeded: file.crc >> UInt32(shift))
+                    at += 1
+                }
+            }
+            written = at
         }
-        return bytes
     }
+
+    /// Most bytes a record takes besides its name: the name's length and seven numbers as
+    /// ten-byte varints at most, and the CRC.
+    static let largestRecord = 8 * 10 + 4
 
     /// The records packed in `bytes`, which must be `count` of them, sorted, each name once;
     /// anything else is a `.corrupt` problem of `row`.
@@ -107,14 +131,5 @@ struct PublishedGroup {
         }
         guard files.count == count else { throw row.corrupt("\(files.count) records where the row says \(count)") }
         return files
-    }
-
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
     }
 }
