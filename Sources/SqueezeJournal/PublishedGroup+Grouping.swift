@@ -14,15 +14,20 @@ extension PublishedGroup {
         var groups: [PublishedGroup] = []
         var groupOf: [Key: Int] = [:]
         var sorted: [Bool] = []
-        var run: (key: Key, group: Int, name: ArraySlice<UInt8>)?
+        // The run being extended, in plain variables: an optional tuple was copied (and its
+        // slices retained and released) for every file.
+        var inRun = false
+        var runJob: UInt64 = 0
+        var runDirectory: ArraySlice<UInt8> = []
+        var runGroup = 0
+        var runName: ArraySlice<UInt8> = []
         for file in files {
             let slash = file.path.lastIndex(of: UInt8(ascii: "/"))
             let directory = slash.map { file.path[...$0] } ?? []
             let name = slash.map { file.path[($0 + 1)...] } ?? file.path[...]
-            if let current = run, current.key.job == file.job, compareBytes(current.key.directory, directory) == 0,
-               compareBytes(current.name, name) < 0 {
-                groups[current.group].files.append(file)
-                run?.name = name
+            if inRun, runJob == file.job, compareBytes(runDirectory, directory) == 0, compareBytes(runName, name) < 0 {
+                groups[runGroup].files.append(file)
+                runName = name
                 continue
             }
             let key = Key(job: file.job, directory: directory)
@@ -37,7 +42,7 @@ extension PublishedGroup {
                 groups.append(PublishedGroup(job: file.job, directory: Array(directory), files: [file]))
                 sorted.append(true)
             }
-            run = (key, group, name)
+            (inRun, runJob, runDirectory, runGroup, runName) = (true, file.job, directory, group, name)
         }
         for index in groups.indices where !sorted[index] {
             // Stable: of a name given twice, the later record is last, and is the one kept.

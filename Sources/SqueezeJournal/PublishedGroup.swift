@@ -43,38 +43,43 @@ struct PublishedGroup {
     func packed() -> [UInt8] {
         let most = files.reduce(0) { $0 + Self.largestRecord + $1.path.count - directory.count }
         return [UInt8](unsafeUninitializedCapacity: most) { buffer, written in
-            var at = 0
-            func varint(_ value: UInt64) {
-                var rest = value
-                while rest >= 0x80 {
-                    buffer[at] = UInt8(truncatingIfNeeded: rest) | 0x80
-                    at += 1
-                    rest >>= 7
-                }
-                buffer[at] = UInt8(rest)
-                at += 1
-            }
+            guard let start = buffer.baseAddress else { return }
+            var at = start
             for file in files {
                 let name = name(of: file)
-                varint(UInt64(name.count))
-                for byte in name {
-                    buffer[at] = byte
-                    at += 1
+                at = Self.put(UInt64(name.count), at: at)
+                name.withUnsafeBufferPointer { bytes in
+                    if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
                 }
-                varint(file.sourceSize)
-                varint(UInt64(bitPattern: file.sourceModifiedSeconds))
-                varint(UInt64(bitPattern: file.sourceModifiedNanoseconds))
-                varint(file.sourceDevice)
-                varint(file.sourceInode)
-                varint(file.outputSize)
-                varint(file.outputInode)
+                at += name.count
+                at = Self.put(file.sourceSize, at: at)
+                at = Self.put(UInt64(bitPattern: file.sourceModifiedSeconds), at: at)
+                at = Self.put(UInt64(bitPattern: file.sourceModifiedNanoseconds), at: at)
+                at = Self.put(file.sourceDevice, at: at)
+                at = Self.put(file.sourceInode, at: at)
+                at = Self.put(file.outputSize, at: at)
+                at = Self.put(file.outputInode, at: at)
                 for shift in stride(from: 0, to: 32, by: 8) {
-                    buffer[at] = UInt8(truncatingIfNeeded: file.crc >> UInt32(shift))
+                    at.pointee = UInt8(truncatingIfNeeded: file.crc >> UInt32(shift))
                     at += 1
                 }
             }
-            written = at
+            written = at - start
         }
+    }
+
+    /// Writes `value` as an unsigned LEB128 varint at `at`; returns where it ends.
+    @inline(__always)
+    private static func put(_ value: UInt64, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var at = start
+        var rest = value
+        while rest >= 0x80 {
+            at.pointee = UInt8(truncatingIfNeeded: rest) | 0x80
+            at += 1
+            rest >>= 7
+        }
+        at.pointee = UInt8(rest)
+        return at + 1
     }
 
     /// Most bytes a record takes besides its name: the name's length and seven numbers as
