@@ -341,11 +341,15 @@ extension CoordinatorCore {
         }
         jobs[key.job]?.grants[key.item] = grant
         // Published by a worker, so no inode is known here: 0 says "identify it by size and CRC".
-        let records = zip(files, pieces).map { file, piece in
-            PublishedFile(
-                job: id.value, path: file.relativePath.bytes, sourceSize: file.stamp.size, sourceModifiedSeconds: file.stamp.modifiedSeconds,
-                sourceModifiedNanoseconds: file.stamp.modifiedNanoseconds, sourceDevice: file.stamp.device, sourceInode: file.stamp.inode,
-                outputSize: piece.pieceLength, outputInode: 0, crc: piece.crc)
+        // By position, fields read in place: a file bound whole was a copy (and a retain) per file.
+        var records: [PublishedFile] = []
+        records.reserveCapacity(min(files.count, pieces.count))
+        for position in 0..<min(files.count, pieces.count) {
+            let stamp = files[position].stamp
+            records.append(PublishedFile(
+                job: id.value, path: files[position].relativePath.bytes, sourceSize: stamp.size, sourceModifiedSeconds: stamp.modifiedSeconds,
+                sourceModifiedNanoseconds: stamp.modifiedNanoseconds, sourceDevice: stamp.device, sourceInode: stamp.inode,
+                outputSize: pieces[position].pieceLength, outputInode: 0, crc: pieces[position].crc))
         }
         recordGrant(key, records)
     }
@@ -353,8 +357,13 @@ extension CoordinatorCore {
     /// Sends batch `key`'s grant: every file's piece to its output.
     mutating func sendBatchGrant(_ key: ItemKey, to peer: PeerID, attempt: AttemptID) {
         guard let worker = workers[peer], let job = jobs[key.job], let files = job.items[key.item]?.files else { return }
-        let members = files.enumerated().map { position, file in
-            PublishMember(position: UInt32(position), output: job.outputPath(of: file).bytes, replace: job.request.force || file.replacesOwnOutput)
+        let force = job.request.force
+        var members: [PublishMember] = []
+        members.reserveCapacity(files.count)
+        for position in files.indices {
+            members.append(PublishMember(
+                position: UInt32(position), output: job.outputPath(of: files[position].relativePath).bytes,
+                replace: force || files[position].replacesOwnOutput))
         }
         send(.publish(PublishGrant(
             jobID: key.job.value, itemID: key.item.value, attempt: attempt.value, workspace: job.workspace.path.bytes,

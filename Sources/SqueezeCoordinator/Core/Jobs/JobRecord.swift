@@ -319,9 +319,14 @@ struct JobRecord {
 
     /// Where a file's `.gz` goes (the archive, for a `--tar` job).
     func outputPath(of file: PlannedFile) -> BytePath {
+        outputPath(of: file.relativePath)
+    }
+
+    /// The output of the file at `relativePath` under the source root.
+    func outputPath(of relativePath: BytePath) -> BytePath {
         if let archive { return archive.path }
         // Built in one allocation: a batch's grant names every file's output.
-        return destination.appending(file.relativePath, suffix: Self.gzSuffix)
+        return destination.appending(relativePath, suffix: Self.gzSuffix)
     }
 
     /// What a worker in `auto` mode must prove it sees: the workspace's probe and the first file.
