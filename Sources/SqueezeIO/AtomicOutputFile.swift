@@ -105,6 +105,35 @@ public final class AtomicOutputFile: Sendable {
         }
     }
 
+    /// Appends `head`, `body` and `tail` with one `writev` (a small file's header, member and
+    /// trailer: one system call, not three), retrying short writes from where they stopped.
+    public func write(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, _ tail: UnsafeRawBufferPointer) throws {
+        let fd = try fd("write")
+        let parts = [head, body, tail]
+        let total = parts.reduce(0) { $0 + $1.count }
+        var done = 0
+        while done < total {
+            // The parts from `done` on, the first one cut where the last write stopped.
+            var vectors: [iovec] = []
+            var skip = done
+            for part in parts {
+                guard let base = part.baseAddress, skip < part.count else {
+                    skip -= min(skip, part.count)
+                    continue
+                }
+                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: part.count - skip))
+                skip = 0
+            }
+            let wrote = vectors.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError.last("write", finalPath.display)
+            }
+            done += wrote
+        }
+        try handBack(fd, wrote: UInt64(total))
+    }
+
     /// Writes `bytes` over what the file holds at `offset` (a header completed last).
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
         let fd = try fd("write")

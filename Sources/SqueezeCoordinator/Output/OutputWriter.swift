@@ -316,15 +316,24 @@ struct OutputWriter {
         do {
             let file = try step.existing ?? AtomicOutputFile(finalPath: spec.outputPath, in: spec.workspace)
             do {
-                try file.write([step.header])
-                for chunk in step.chunks {
-                    switch chunk {
-                    // Straight from the received frame: libzmq's message is the only copy.
-                    case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
-                    case .piece(let piece): try file.append(piece: piece.path, from: piece.placed ? piece.offset : nil, length: piece.length)
+                if step.chunks.count == 1, case .bytes(let block) = step.chunks[0] {
+                    // A one-block file from a message: header, block and trailer in one call.
+                    try step.header.withUnsafeBytes { header in
+                        try block.bytes.withUnsafeBytes { bytes in
+                            try step.trailer.withUnsafeBytes { trailer in try file.write(header, bytes, trailer) }
+                        }
                     }
+                } else {
+                    try file.write([step.header])
+                    for chunk in step.chunks {
+                        switch chunk {
+                        // Straight from the received frame: libzmq's message is the only copy.
+                        case .bytes(let block): try block.bytes.withUnsafeBytes { try file.write($0) }
+                        case .piece(let piece): try file.append(piece: piece.path, from: piece.placed ? piece.offset : nil, length: piece.length)
+                        }
+                    }
+                    try file.write([step.trailer])
                 }
-                try file.write([step.trailer])
                 if let finalHeader = step.finalHeader { try file.write(finalHeader, at: 0) }
                 if step.finished {
                     try file.seal(

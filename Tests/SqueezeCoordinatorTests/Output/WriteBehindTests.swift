@@ -63,4 +63,21 @@ struct WriteBehindTests {
         }
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: final.display))) == expected)
     }
+
+    @Test("three parts written in one call, empty ones and a part past a write-behind chunk included, are the file's bytes in order, after what came before")
+    func gatheredWrite() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-wv-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let final = BytePath(folder + "/out.bin")
+        let output = try AtomicOutputFile(finalPath: final, writeBehindChunk: 4096)
+        let before: [UInt8] = [1, 2, 3]
+        let head = Array("header".utf8), body = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }, tail: [UInt8] = [9, 8, 7, 6]
+        try before.withUnsafeBytes { try output.write($0) }
+        try head.withUnsafeBytes { h in try body.withUnsafeBytes { b in try tail.withUnsafeBytes { t in try output.write(h, b, t) } } }
+        let none: [UInt8] = []
+        try none.withUnsafeBytes { e in try tail.withUnsafeBytes { t in try output.write(e, t, e) } }
+        try output.commit(permissions: 0o644, modifiedSeconds: 0, modifiedNanoseconds: 0, replace: false)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: final.display))) == before + head + body + tail + tail)
+    }
 }
