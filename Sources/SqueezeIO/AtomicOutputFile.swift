@@ -106,32 +106,27 @@ public final class AtomicOutputFile: Sendable {
     }
 
     /// Appends `head`, `body` and `tail` with one `writev` (a small file's header, member and
-    /// trailer: one system call, not three), retrying short writes from where they stopped.
+    /// trailer: one system call, not three); what a short write left goes on with `writeAll`.
     public func write(_ head: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer, _ tail: UnsafeRawBufferPointer) throws {
         let fd = try fd("write")
         let parts = [head, body, tail]
-        let total = parts.reduce(0) { $0 + $1.count }
-        var done = 0
-        while done < total {
-            // The parts from `done` on, the first one cut where the last write stopped.
-            var vectors: [iovec] = []
-            var skip = done
-            for part in parts {
-                guard let base = part.baseAddress, skip < part.count else {
-                    skip -= min(skip, part.count)
-                    continue
-                }
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: part.count - skip))
-                skip = 0
-            }
-            let wrote = vectors.withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.last("write", finalPath.display)
-            }
-            done += wrote
+        let vectors = parts.compactMap { part in
+            part.baseAddress.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0), iov_len: part.count) }
         }
-        try handBack(fd, wrote: UInt64(total))
+        let wrote = vectors.withUnsafeBufferPointer { list in
+            FileDescriptorIO.retryingEINTR { writev(fd, list.baseAddress, Int32(list.count)) }
+        }
+        guard wrote >= 0 else { throw FileSystemError.last("write", finalPath.display) }
+        var skip = wrote
+        for part in parts {
+            if skip >= part.count {
+                skip -= part.count
+                continue
+            }
+            try FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: part[skip...]), name: finalPath.display)
+            skip = 0
+        }
+        try handBack(fd, wrote: UInt64(parts.reduce(0) { $0 + $1.count }))
     }
 
     /// Writes `bytes` over what the file holds at `offset` (a header completed last).
