@@ -32,8 +32,7 @@ struct WriteBehindTests {
 
     @Test("a large output keeps its bytes and leaves the page cache as it is written")
     func outputLeavesPageCache() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-wb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let final = BytePath(folder + "/out.bin")
         let chunk: UInt64 = 1 << 20
@@ -66,8 +65,7 @@ struct WriteBehindTests {
 
     @Test("three parts written in one call, empty ones and a part past a write-behind chunk included, are the file's bytes in order, after what came before")
     func gatheredWrite() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-wv-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let final = BytePath(folder + "/out.bin")
         let output = try AtomicOutputFile(finalPath: final, writeBehindChunk: 4096)
@@ -79,5 +77,12 @@ struct WriteBehindTests {
         try none.withUnsafeBytes { e in try tail.withUnsafeBytes { t in try output.write(e, t, e) } }
         try output.commit(permissions: 0o644, modifiedSeconds: 0, modifiedNanoseconds: 0, replace: false)
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: final.display))) == before + head + body + tail + tail)
+    }
+
+    /// A fresh folder under the temporary directory; the caller removes it.
+    private static func scratchFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-wb-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
     }
 }
