@@ -37,6 +37,12 @@ public final class AtomicOutputFile: Sendable {
     /// An adopted piece's inode: a worker granted to publish it may rename it into place
     /// before this does (see `publish`).
     private let adoptedInode: UInt64?
+    /// The temporary's inode; a rename keeps it.
+    private let inode: UInt64
+    /// Its length and last bytes as written here, so that `sealedFacts` need not read it back.
+    private let written: NIOLockedValueBox<WrittenTail>
+    /// Names of temporaries made by this process so far (see `temporaryName`).
+    private static let temporariesNamed = NIOLockedValueBox<UInt64>(0)
 
     /// Creates the temporary (O_EXCL, mode 0600 until sealed) in `folder` (a job's workspace,
     /// on the same file system as `finalPath`), or next to `finalPath` when `folder` is nil.
@@ -44,9 +50,17 @@ public final class AtomicOutputFile: Sendable {
     /// time (`WriteBehind`).
     public init(finalPath: BytePath, in folder: BytePath? = nil, writeBehindChunk: UInt64 = WriteBehind.defaultChunk) throws {
         self.finalPath = finalPath
-        let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
-        temporaryPath = (folder ?? finalPath.parent).appending(Array(name.utf8))
-        let fd = temporaryPath.withCString { open($0, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        let parent = folder ?? finalPath.parent
+        var attempts = 0
+        var path: BytePath
+        var fd: Int32
+        // A name taken already (a leftover of a run with deterministic hashing) is skipped.
+        repeat {
+            path = parent.appending(Self.temporaryName())
+            fd = path.withCString { open($0, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            attempts += 1
+        } while fd < 0 && errno == EEXIST && attempts < 8
+        temporaryPath = path
         guard fd >= 0 else { throw FileSystemError.last("create", finalPath.display) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -56,9 +70,25 @@ public final class AtomicOutputFile: Sendable {
             throw error
         }
         device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
         state = NIOLockedValueBox(.open(fd))
         writeBehind = NIOLockedValueBox(WriteBehind(chunk: writeBehindChunk))
         adoptedInode = nil
+        written = NIOLockedValueBox(WrittenTail())
+    }
+
+    /// A fresh temporary's name: the prefix and 64 bits of a keyed hash of a per-process count.
+    /// Swift's `Hasher` is keyed at random per process, so the names are unique here and hard
+    /// to guess elsewhere, without a `getrandom` per file.
+    private static func temporaryName() -> [UInt8] {
+        let count = temporariesNamed.withLockedValue { count -> UInt64 in
+            count &+= 1
+            return count
+        }
+        var hasher = Hasher()
+        hasher.combine(count)
+        let bits = UInt64(UInt(bitPattern: hasher.finalize()))
+        return Array((temporaryPrefix + String(bits, radix: 16)).utf8)
     }
 
     /// Takes over a complete, sealed file someone else wrote (a shared-storage worker's
@@ -82,9 +112,13 @@ public final class AtomicOutputFile: Sendable {
                                   detail: "the worker's piece is \(info.st_size) bytes, it reported \(expectedSize)")
         }
         device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
         state = NIOLockedValueBox(.sealed(fd))
         writeBehind = NIOLockedValueBox(nil)
         adoptedInode = UInt64(info.st_ino)
+        var unseen = WrittenTail()
+        unseen.appendedUnseen(expectedSize)
+        written = NIOLockedValueBox(unseen)
     }
 
     deinit {
@@ -126,6 +160,9 @@ public final class AtomicOutputFile: Sendable {
             try FileDescriptorIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: part[skip...]), name: finalPath.display)
             skip = 0
         }
+        written.withLockedValue { tail in
+            for part in parts { tail.appended(part) }
+        }
         try handBack(fd, wrote: UInt64(parts.reduce(0) { $0 + $1.count }))
     }
 
@@ -133,6 +170,7 @@ public final class AtomicOutputFile: Sendable {
     public func write(_ bytes: [UInt8], at offset: UInt64) throws {
         let fd = try fd("write")
         try bytes.withUnsafeBytes { try FileDescriptorIO.writeAll(fd, $0, at: offset, name: finalPath.display) }
+        written.withLockedValue { $0.overwrote(at: offset, count: bytes.count) }
     }
 
     /// Appends `bytes` (for example a received frame, written from where it arrived),
@@ -149,6 +187,7 @@ public final class AtomicOutputFile: Sendable {
             }
             offset += wrote
         }
+        written.withLockedValue { $0.appended(bytes) }
         try handBack(fd, wrote: UInt64(bytes.count))
     }
 
@@ -195,6 +234,7 @@ public final class AtomicOutputFile: Sendable {
         guard start >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
         try RangeCopier.copy(from: source, start: range, length: length, to: fd, at: UInt64(start), path: finalPath.display)
         guard lseek(fd, off_t(start) + off_t(length), SEEK_SET) >= 0 else { throw FileSystemError.last("seek", finalPath.display) }
+        written.withLockedValue { $0.appendedUnseen(length) }
         try handBack(fd, wrote: length)
     }
 
@@ -211,9 +251,23 @@ public final class AtomicOutputFile: Sendable {
         state.withLockedValue { $0 = .sealed(fd) }
     }
 
-    /// Size, inode and the trailer's CRC of a sealed gzip file (one `fstat`, one 8-byte `pread`
-    /// of what is still in the page cache). Fails for a file too short to be gzip.
+    /// Size, inode and the trailer's CRC of a sealed gzip file: from what was written here
+    /// when every byte was (no system call), else read back (`readSealedFacts`). Fails for a
+    /// file too short to be gzip.
     public func sealedFacts() throws -> SealedFacts {
+        guard case .sealed = state.withLockedValue({ $0 }) else {
+            throw FileSystemError(operation: "stat", path: finalPath.display, errno: EBADF)
+        }
+        let end = written.withLockedValue { $0 }
+        if let crc = end.trailerCRC, end.size >= 18 {
+            return SealedFacts(size: end.size, inode: inode, crc: crc)
+        }
+        return try readSealedFacts()
+    }
+
+    /// `sealedFacts` from the file itself: one `fstat`, one 8-byte `pread` of what is still in
+    /// the page cache.
+    func readSealedFacts() throws -> SealedFacts {
         guard case .sealed(let fd) = state.withLockedValue({ $0 }) else {
             throw FileSystemError(operation: "stat", path: finalPath.display, errno: EBADF)
         }
