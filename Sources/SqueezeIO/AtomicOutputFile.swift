@@ -43,6 +43,8 @@ public final class AtomicOutputFile: Sendable {
     private let written: NIOLockedValueBox<WrittenTail>
     /// Names of temporaries made by this process so far (see `temporaryName`).
     private static let temporariesNamed = NIOLockedValueBox<UInt64>(0)
+    /// Drawn once per process: what makes its temporaries' names differ from another run's.
+    private static let namingKey = UInt64.random(in: 0...UInt64.max)
 
     /// Creates the temporary (O_EXCL, mode 0600 until sealed) in `folder` (a job's workspace,
     /// on the same file system as `finalPath`), or next to `finalPath` when `folder` is nil.
@@ -54,7 +56,7 @@ public final class AtomicOutputFile: Sendable {
         var attempts = 0
         var path: BytePath
         var fd: Int32
-        // A name taken already (a leftover of a run with deterministic hashing) is skipped.
+        // A name taken already (a leftover of another run, however unlikely) is skipped.
         repeat {
             path = parent.appending(Self.temporaryName())
             fd = path.withCString { open($0, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
@@ -77,15 +79,16 @@ public final class AtomicOutputFile: Sendable {
         written = NIOLockedValueBox(WrittenTail())
     }
 
-    /// A fresh temporary's name: the prefix and 64 bits of a keyed hash of a per-process count.
-    /// Swift's `Hasher` is keyed at random per process, so the names are unique here and hard
-    /// to guess elsewhere, without a `getrandom` per file.
+    /// A fresh temporary's name: the prefix and 64 bits of a hash (SipHash, Swift's `Hasher`) of
+    /// a random per-process key and a count: unique in this process, unlike another run's, and
+    /// hard to guess, without a `getrandom` per file.
     private static func temporaryName() -> [UInt8] {
         let count = temporariesNamed.withLockedValue { count -> UInt64 in
             count &+= 1
             return count
         }
         var hasher = Hasher()
+        hasher.combine(namingKey)
         hasher.combine(count)
         let bits = UInt64(UInt(bitPattern: hasher.finalize()))
         return Array((temporaryPrefix + String(bits, radix: 16)).utf8)
@@ -251,9 +254,9 @@ public final class AtomicOutputFile: Sendable {
         state.withLockedValue { $0 = .sealed(fd) }
     }
 
-    /// Size, inode and the trailer's CRC of a sealed gzip file: from what was written here
-    /// when every byte was (no system call), else read back (`readSealedFacts`). Fails for a
-    /// file too short to be gzip.
+    /// Size, inode and the trailer's CRC of a sealed gzip file: from what this writer appended
+    /// when it saw the last eight bytes (no system call), else read back (`readSealedFacts`).
+    /// Fails for a file too short to be gzip.
     public func sealedFacts() throws -> SealedFacts {
         guard case .sealed = state.withLockedValue({ $0 }) else {
             throw FileSystemError(operation: "stat", path: finalPath.display, errno: EBADF)
