@@ -180,16 +180,8 @@ public final class AtomicOutputFile: Sendable {
     /// retrying short writes.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         let fd = try fd("write")
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let wrote = Glibc.write(fd, base + offset, bytes.count - offset)
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError.last("write", finalPath.display)
-            }
-            offset += wrote
-        }
+        guard bytes.baseAddress != nil else { return }
+        try FileDescriptorIO.writeAll(fd, bytes, name: finalPath.display)
         written.withLockedValue { $0.appended(bytes) }
         try handBack(fd, wrote: UInt64(bytes.count))
     }
@@ -281,12 +273,8 @@ public final class AtomicOutputFile: Sendable {
             throw FileSystemError(operation: "read trailer", path: finalPath.display, errno: 0, detail: "only \(size) bytes: not a gzip file")
         }
         var trailer: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-        let got = withUnsafeMutableBytes(of: &trailer) { buffer -> Int in
-            while true {
-                let got = pread(fd, buffer.baseAddress, 4, off_t(size - 8))
-                if got < 0 && errno == EINTR { continue }
-                return got
-            }
+        let got = withUnsafeMutableBytes(of: &trailer) { buffer in
+            FileDescriptorIO.retryingEINTR { pread(fd, buffer.baseAddress, 4, off_t(size - 8)) }
         }
         guard got == 4 else {
             throw got < 0 ? FileSystemError.last("read trailer", finalPath.display)
