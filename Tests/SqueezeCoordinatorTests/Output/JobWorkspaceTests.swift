@@ -5,15 +5,9 @@ import Testing
 
 @Suite("Job workspaces")
 struct JobWorkspaceTests {
-    private func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-ws-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test("stale removal takes only dead jobs' workspaces: not a running job's, not a user's look-alike")
     func staleRemoval() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("ws")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let running = try JobWorkspace(in: BytePath(folder))
         let dead = try JobWorkspace(in: BytePath(folder))
@@ -42,7 +36,7 @@ struct JobWorkspaceTests {
 
     @Test("once removed, a late writer cannot put a piece back: workers never create folders")
     func lateWriterAfterRemoval() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("ws")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let workspace = try JobWorkspace(in: BytePath(folder))
         let piece = JobWorkspace.piecePath(in: workspace.path, item: 4, attempt: 9, position: 0)
@@ -54,7 +48,7 @@ struct JobWorkspaceTests {
 
     @Test("a piece is adopted only at the size its worker reported, and appended only whole")
     func pieceSizesAreChecked() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("ws")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let workspace = try JobWorkspace(in: BytePath(folder))
         defer { workspace.remove() }

@@ -5,12 +5,6 @@ import Testing
 
 @Suite("Sealed facts from what was written")
 struct SealedFactsTests {
-    private static func scratchFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-facts-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// The CRC field of a gzip trailer: the four bytes eight from the end, little-endian.
     private static func trailerCRC(_ bytes: [UInt8]) -> UInt32 {
         bytes[(bytes.count - 8)..<(bytes.count - 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) }
@@ -18,7 +12,7 @@ struct SealedFactsTests {
 
     @Test("facts kept while writing equal the facts read back, however the bytes were split into writes")
     func trackedEqualsRead() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ScratchFolder.make("facts")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<200 {
@@ -64,7 +58,7 @@ struct SealedFactsTests {
 
     @Test("after an overwrite of the last bytes or a piece the kernel appended, the facts come from the file")
     func unseenBytesAreReadBack() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ScratchFolder.make("facts")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let content = (0..<40).map { UInt8($0) }
 
@@ -123,7 +117,7 @@ struct SealedFactsTests {
 
     @Test("temporaries of one process get distinct names with the prefix")
     func temporaryNames() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ScratchFolder.make("facts")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let outputs = try (0..<500).map { try AtomicOutputFile(finalPath: BytePath(folder + "/f\($0).gz")) }
         let names = Set(outputs.map { $0.temporaryPath.display })

@@ -32,7 +32,7 @@ struct WriteBehindTests {
 
     @Test("a large output keeps its bytes and leaves the page cache as it is written")
     func outputLeavesPageCache() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ScratchFolder.make("wb")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let final = BytePath(folder + "/out.bin")
         let chunk: UInt64 = 1 << 20
@@ -65,7 +65,7 @@ struct WriteBehindTests {
 
     @Test("three parts written in one call, empty ones and a part past a write-behind chunk included, are the file's bytes in order, after what came before")
     func gatheredWrite() throws {
-        let folder = try Self.scratchFolder()
+        let folder = try ScratchFolder.make("wb")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let final = BytePath(folder + "/out.bin")
         let output = try AtomicOutputFile(finalPath: final, writeBehindChunk: 4096)
@@ -80,9 +80,4 @@ struct WriteBehindTests {
     }
 
     /// A fresh folder under the temporary directory; the caller removes it.
-    private static func scratchFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-wb-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
 }

@@ -20,7 +20,7 @@ struct DirectReadTests {
 
     @Test("a direct read gives the bytes a buffered one does, with a partial last page, and leaves the page cache alone")
     func directRead() throws {
-        let folder = try Self.temporaryFolder()
+        let folder = try ScratchFolder.make("direct")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/source.bin"
         var generator = SystemRandomNumberGenerator()
@@ -63,7 +63,7 @@ struct DirectReadTests {
 
     @Test("a direct read of a file that changed since the scan fails as a buffered one does")
     func changedFile() throws {
-        let folder = try Self.temporaryFolder()
+        let folder = try ScratchFolder.make("direct")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/source.bin"
         let size = DirectReadSpan.minimumBytes * 2
@@ -75,11 +75,5 @@ struct DirectReadTests {
         #expect { try SourceReader.read(BytePath(path), expected: stamp, range: 0..<UInt64(size), into: buffer, direct: true) } throws: { error in
             "\(error)".contains("shrank")
         }
-    }
-
-    private static func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-direct-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
     }
 }

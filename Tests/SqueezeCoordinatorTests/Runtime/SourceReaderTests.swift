@@ -5,15 +5,9 @@ import Testing
 
 @Suite("SourceReader and scanner")
 struct SourceReaderTests {
-    private func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-io-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test("a file that grows, shrinks or changes mtime after the scan fails the read")
     func changedFiles() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("io")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/f"
         try Data(repeating: 1, count: 10_000).write(to: URL(fileURLWithPath: path))
@@ -42,7 +36,7 @@ struct SourceReaderTests {
 
     @Test("the scanner skips symlinks and FIFOs without opening them and reports them")
     func skipsNonRegular() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("io")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "/etc")
@@ -54,7 +48,7 @@ struct SourceReaderTests {
 
     @Test("a temporary is never visible under the final name and is removed on discard")
     func atomicOutput() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("io")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let final = BytePath(folder + "/out.gz")
         let output = try AtomicOutputFile(finalPath: final)
@@ -76,7 +70,7 @@ struct SourceReaderTests {
 
     @Test("the walker hands a tree out in bounded batches: every file once, a folder's files before its subfolders, names in byte order")
     func walkerBatches() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("io")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for directory in ["b", "a/z", "a/y"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + directory, withIntermediateDirectories: true)
@@ -102,7 +96,7 @@ struct SourceReaderTests {
 
     @Test("sealed outputs stay hidden until published after one syncfs; a sealed discard leaves nothing")
     func sealedBatch() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("io")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let outputs = try (0..<3).map { try AtomicOutputFile(finalPath: BytePath(folder + "/f\($0).gz")) }
         for (index, output) in outputs.enumerated() {
@@ -130,7 +124,7 @@ struct SourceReaderTests {
 
     @Test("a sealed output's facts: its size, the inode it keeps when published, the trailer's CRC; a file too short for gzip is refused")
     func sealedFacts() throws {
-        let folder = try temporaryFolder()
+        let folder = try ScratchFolder.make("io")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let output = try AtomicOutputFile(finalPath: BytePath(folder + "/a.gz"))
         #expect(throws: FileSystemError.self) { try output.sealedFacts() }  // not sealed yet

@@ -9,12 +9,6 @@ import Testing
 /// reports, and its own reading of a segment on disk.
 @Suite("stitched segments are checked")
 struct StitchCheckTests {
-    private static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-stitch-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     private static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
         var state = seed
         return (0..<count).map { _ in
@@ -67,7 +61,7 @@ struct StitchCheckTests {
 
     @Test("a right stitch matches; a changed byte, a short file or a missing one differs")
     func theCoordinatorsOwnReading() throws {
-        let folder = try Self.folder()
+        let folder = try ScratchFolder.make("stitch")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (check, output, _) = try Self.segment(in: folder)
         #expect(SegmentChecker.check(check) == .matches)
@@ -100,7 +94,7 @@ struct StitchCheckTests {
 
     @Test("a right stitch whose pieces' reported CRCs were wrong is told apart from a wrong stitch")
     func aWrongReportIsNotAWrongStitch() throws {
-        let folder = try Self.folder()
+        let folder = try ScratchFolder.make("stitch")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var (check, _, _) = try Self.segment(in: folder)
         // The second piece's verifier reported another CRC than its bytes have.
