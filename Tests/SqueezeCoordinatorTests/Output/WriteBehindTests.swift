@@ -78,6 +78,4 @@ struct WriteBehindTests {
         try output.commit(permissions: 0o644, modifiedSeconds: 0, modifiedNanoseconds: 0, replace: false)
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: final.display))) == before + head + body + tail + tail)
     }
-
-    /// A fresh folder under the temporary directory; the caller removes it.
 }
