@@ -4,7 +4,8 @@ import Glibc
 /// buffer or a received message) that is sent and read without copying.
 ///
 /// A collection of its bytes, so small frames read like arrays (`Array(frame)`, `frame[0]`);
-/// bulk code uses `withUnsafeBytes`. Equal frames hold equal bytes, whatever their storage.
+/// bulk code uses `withUnsafeBytes` (`Array(frame)` copies byte by byte: the standard library's
+/// array initializer does not take the contiguous storage below). Equal frames hold equal bytes, whatever their storage.
 public struct ZMQFrame: Sendable {
     @usableFromInline
     enum Storage: Sendable {
@@ -75,7 +76,7 @@ extension ZMQFrame: RandomAccessCollection {
         }
     }
 
-    /// The bytes as one contiguous buffer, so copies (`Array(frame)`) are a `memcpy`.
+    /// The bytes as one contiguous buffer, for generic algorithms that look for it.
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         switch storage {
         case .array(let array):

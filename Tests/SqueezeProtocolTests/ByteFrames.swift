@@ -5,7 +5,8 @@ import SqueezeZMQ
 extension WireCodec {
     /// `encode`, as byte arrays.
     static func encodeBytes(_ message: WireMessage, correlation: UInt64 = 0) -> [[UInt8]] {
-        encode(message, correlation: correlation).map { Array($0) }
+        // Through the raw buffer: `Array(frame)` copies a frame byte by byte on this toolchain.
+        encode(message, correlation: correlation).map { frame in frame.withUnsafeBytes { Array($0) } }
     }
 
     /// `decode` of frames given as byte arrays.
