@@ -401,7 +401,17 @@ if [[ -z $quick ]]; then
   mkdir -p "$many_root/m20k" "$many_root/m200k"
   for folder in $(ls "$many_root/m1m" | awk 'NR <= 20'); do cp -al "$many_root/m1m/$folder" "$many_root/m20k/"; done
   for folder in $(ls "$many_root/m1m" | awk 'NR <= 200'); do cp -al "$many_root/m1m/$folder" "$many_root/m200k/"; done
-  many_bytes="m20k=$(bytes_of "$many_root/m20k") m200k=$(bytes_of "$many_root/m200k") m1m=$(bytes_of "$many_root/m1m")"
+  # The same 20,000 files in one folder (hard links): a flat root is listed by the workers in
+  # slices too, not by the coordinator (its cost per file would show here).
+  python3 -c 'import os, sys
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(dst)
+for folder in sorted(os.listdir(src)):
+    for name in sorted(os.listdir(os.path.join(src, folder))):
+        os.link(os.path.join(src, folder, name), os.path.join(dst, folder + "-" + name))' "$many_root/m20k" "$many_root/flat20k"
+  many_bytes="m20k=$(bytes_of "$many_root/m20k") m200k=$(bytes_of "$many_root/m200k") m1m=$(bytes_of "$many_root/m1m") flat20k=$(bytes_of "$many_root/flat20k")"
+  cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-flat20k" "$many_root/flat20k" 6 shared "$many_root"
+  cluster "squeeze cluster, shared storage (coordinator + 3 workers, 3 principals, TCP)" "many-flat20k" "$many_root/flat20k" 6 shared "$many_root" three
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" "many-m200k" "$many_root/m200k" 6 shared "$many_root"
   # With a third principal a worker audits, not the coordinator: its cost per file alone.
   cluster "squeeze cluster, shared storage (coordinator + 3 workers, 3 principals, TCP)" "many-m200k" "$many_root/m200k" 6 shared "$many_root" three
@@ -444,6 +454,7 @@ corpus_bytes = {"file": file_bytes, "mixed": mixed_bytes, "small": small_bytes, 
 many_files = {"many-m20k": 20_000, "many-m200k": 200_000, "many-m1m": 1_000_000}
 # The coordinator per file: every cluster row over a tree whose file count is known.
 file_counts = dict(many_files, mixed=mixed_files, small=small_files)
+file_counts["many-flat20k"] = 20_000
 tree_bytes = dict(many_bytes, mixed=mixed_bytes, small=small_bytes)
 per_file_rows = [(key, row) for key, row in rows.items()
                  if key[0] in file_counts and key[0] in tree_bytes and row["cpu_c"] and "--no-" not in key[1] and "second job" not in key[1]]
