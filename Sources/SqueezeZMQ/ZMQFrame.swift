@@ -4,8 +4,9 @@ import Glibc
 /// buffer or a received message) that is sent and read without copying.
 ///
 /// A collection of its bytes, so small frames read like arrays (`Array(frame)`, `frame[0]`);
-/// bulk code uses `withUnsafeBytes` (`Array(frame)` copies byte by byte: the standard library's
-/// array initializer does not take the contiguous storage below). Equal frames hold equal bytes, whatever their storage.
+/// bulk code uses `withUnsafeBytes` (`Array(frame)` copies byte by byte: the standard
+/// library's array initializer does not take the contiguous storage below). Equal frames hold
+/// equal bytes, whatever their storage.
 public struct ZMQFrame: Sendable {
     @usableFromInline
     enum Storage: Sendable {

@@ -73,12 +73,12 @@ enum JobPreparer {
             job.sliced = true
             let first = ScanSlice(directory: BytePath(bytes: []), after: nil)
             // The root alone, and only its first entries: its folders and the rest of it go to
-            // the workers that list them.
-            var rootContext = context
-            rootContext.batchFiles = min(context.batchFiles, rootSliceEntries)
-            job.firstBatch = try nextSlice(first, exclude: exclude, context: rootContext, lastCreated: top, throwing: true, deep: false)
+            // the workers that list them (and so for the folders listed to find a file).
+            var startContext = context
+            startContext.batchFiles = min(context.batchFiles, rootSliceEntries)
+            job.firstBatch = try nextSlice(first, exclude: exclude, context: startContext, lastCreated: top, throwing: true, deep: false)
             job.firstBatch.fromSlice = false
-            listUntilAFile(&job.firstBatch, exclude: exclude, context: context)
+            listUntilAFile(&job.firstBatch, exclude: exclude, context: startContext)
             return job
         }
         job.firstBatch = walker.map { nextBatch(of: $0, context: context, firstIndex: 0, lastCreated: top) }
@@ -217,10 +217,11 @@ enum JobPreparer {
         return batch
     }
 
-    /// Entries of the root a job scanned in slices lists here before it starts. A worker's
-    /// slice of a folder costs the coordinator its messages only; a file listed here costs it
-    /// the file's `lstat`, planning and a place in an item it fills itself, which made a
-    /// folder of 7,733 files at the root twice as dear as the same files in 295 folders.
+    /// Entries of a folder a job scanned in slices lists here before it starts (the root, and
+    /// the folders listed to find a file). A worker's slice of a folder costs the coordinator
+    /// its messages only; a file listed here costs it the file's `lstat`, planning and a place
+    /// in an item it fills itself, which made a folder of 7,733 files at the root twice as
+    /// dear as the same files in 295 folders.
     static let rootSliceEntries = 256
 
     /// Slices listed here before a job scanned in slices starts, at most, to find a file.

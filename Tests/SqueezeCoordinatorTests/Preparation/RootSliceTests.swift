@@ -42,6 +42,22 @@ struct RootSliceTests {
         #expect(walked.firstBatch.files.count == count)
     }
 
+    @Test("a root of folders only: the folder listed to find a file is listed as far as the root would be, and the rest of it is a slice")
+    func rootOfFolders() throws {
+        let folder = try ScratchFolder.make("root-slice")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = folder + "/src"
+        try FileManager.default.createDirectory(atPath: source + "/big", withIntermediateDirectories: true)
+        let count = JobPreparer.rootSliceEntries + 10
+        for index in 0..<count {
+            try Data([1]).write(to: URL(fileURLWithPath: source + String(format: "/big/f%04d", index)))
+        }
+        let job = try Self.prepare(source, in: folder, sliced: true)
+        #expect(job.firstBatch.files.count == JobPreparer.rootSliceEntries)
+        #expect(job.firstBatch.files.last?.relativePath.display == String(format: "big/f%04d", JobPreparer.rootSliceEntries - 1))
+        #expect(job.firstBatch.slices == [ScanSlice(directory: BytePath("big"), after: Array(String(format: "f%04d", JobPreparer.rootSliceEntries - 1).utf8))])
+    }
+
     @Test("a root of fewer entries is listed whole here, and its folders go out as slices")
     func smallRoot() throws {
         let (folder, source) = try Self.source(files: 10, folders: 3)
