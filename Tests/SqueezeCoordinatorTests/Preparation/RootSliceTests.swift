@@ -8,13 +8,15 @@ import Testing
 /// rest of a big root goes to the workers as a slice of it.
 @Suite("the root's slice")
 struct RootSliceTests {
-    /// A source folder of `count` one-byte files named `f0000`..., and `folders` empty folders.
-    private static func source(files count: Int, folders: Int = 0) throws -> (folder: String, source: String) {
+    /// A source folder of `count` one-byte files named `f0000`... (in its folder `subfolder`
+    /// when given), and `folders` empty folders.
+    private static func source(files count: Int, in subfolder: String? = nil, folders: Int = 0) throws -> (folder: String, source: String) {
         let folder = try ScratchFolder.make("root-slice")
         let source = folder + "/src"
-        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        let files = subfolder.map { source + "/" + $0 } ?? source
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
         for index in 0..<count {
-            try Data([UInt8(truncatingIfNeeded: index)]).write(to: URL(fileURLWithPath: source + String(format: "/f%04d", index)))
+            try Data([UInt8(truncatingIfNeeded: index)]).write(to: URL(fileURLWithPath: files + String(format: "/f%04d", index)))
         }
         for index in 0..<folders {
             try FileManager.default.createDirectory(atPath: source + String(format: "/d%02d", index), withIntermediateDirectories: false)
@@ -44,14 +46,8 @@ struct RootSliceTests {
 
     @Test("a root of folders only: the folder listed to find a file is listed as far as the root would be, and the rest of it is a slice")
     func rootOfFolders() throws {
-        let folder = try ScratchFolder.make("root-slice")
+        let (folder, source) = try Self.source(files: JobPreparer.rootSliceEntries + 10, in: "big")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let source = folder + "/src"
-        try FileManager.default.createDirectory(atPath: source + "/big", withIntermediateDirectories: true)
-        let count = JobPreparer.rootSliceEntries + 10
-        for index in 0..<count {
-            try Data([1]).write(to: URL(fileURLWithPath: source + String(format: "/big/f%04d", index)))
-        }
         let job = try Self.prepare(source, in: folder, sliced: true)
         #expect(job.firstBatch.files.count == JobPreparer.rootSliceEntries)
         #expect(job.firstBatch.files.last?.relativePath.display == String(format: "big/f%04d", JobPreparer.rootSliceEntries - 1))
