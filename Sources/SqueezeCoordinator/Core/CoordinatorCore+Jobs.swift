@@ -77,13 +77,14 @@ extension CoordinatorCore {
         // out before the files found with them, and before any item already waiting.
         var items = scanItems(for: batch.slices, in: &job, listedHere: !hasScanningWorker(for: id))
         let scans = items.count
-        items += job.planner.add(files)
+        let whole = wholeFileBytes(listedHereFor: job)
+        items += job.planner.add(files, wholeUpTo: whole)
         if batch.finished || (job.sliced && job.scansOutstanding == 0) {
             job.walker = nil
             items += job.planner.flush()
         }
         job.lastCreatedFolder = batch.lastCreatedFolder
-        job.add(files: files, items: items)
+        job.add(files: files, items: items, wholeUpTo: whole)
         traces[id]?.queued(items.lazy.map(\.id), at: micros)
         job.dirty = true
         let window = self.window(for: job)

@@ -33,13 +33,18 @@ extension CoordinatorCore {
     /// block size; for a worker that announced `wholeFiles`, files of up to `wholeFileBytes`,
     /// cut into the job's blocks. The scan, its rules and its listing check all take this.
     func batchLimit(of scanner: PeerID, job: JobRecord) -> (smallFileBytes: UInt64, blocks: MemberBlocks?) {
+        guard let whole = wholeFileLimit(of: job), takesWholeFiles(scanner) else { return (UInt64(job.planner.blockSize), nil) }
+        return (whole, MemberBlocks(blockSize: job.planner.blockSize, engine: job.setting.engine))
+    }
+
+    /// The largest file a batch of `job` may hold whole: `wholeFileBytes`, when the job's
+    /// blocks can be cut as a whole member's (`MemberBlocks`) and it is not an archive; nil
+    /// when none may.
+    func wholeFileLimit(of job: JobRecord) -> UInt64? {
         let blockSize = job.planner.blockSize
         let whole = min(configuration.wholeFileBytes, ProtocolLimits.maxBlockSize)
-        guard whole > blockSize, MemberBlocks.blockSizes.contains(blockSize), job.archive == nil,
-              workers[scanner]?.hello.capabilities?.contains(WorkerHello.wholeFilesCapability) == true else {
-            return (UInt64(blockSize), nil)
-        }
-        return (UInt64(whole), MemberBlocks(blockSize: blockSize, engine: job.setting.engine))
+        guard whole > blockSize, MemberBlocks.blockSizes.contains(blockSize), job.archive == nil else { return nil }
+        return UInt64(whole)
     }
 
     /// Has `scanner`'s listing of scan item `key` (slice `slice`) checked: by a worker of another

@@ -80,17 +80,28 @@ extension CoordinatorCore {
     }
 
     /// Whether some worker takes job `id`'s scan items, or may once its storage is known: one
-    /// that announced `scans` and is not remote, for this job or at all.
-    func hasScanningWorker(for id: JobID) -> Bool {
+    /// that announced `scans` (and `wholeFiles`, when asked) and is not remote, for this job or at all.
+    func hasScanningWorker(for id: JobID, wholeFiles: Bool = false) -> Bool {
         workers.peers.contains { peer in
             guard let worker = workers[peer], worker.hello.capabilities?.contains(WorkerHello.scansCapability) == true,
-                  worker.storage != .remote else { return false }
+                  worker.storage != .remote, !wholeFiles || takesWholeFiles(peer) else { return false }
             switch worker.jobStorage[id] {
             case .shared(let view): return view == .same && takesScans(peer, job: id)
             case .remote: return false
             case .probing, nil: return true
             }
         }
+    }
+
+    /// The largest file of several blocks the coordinator's own listing of job `job` bundles
+    /// whole, as a scanning worker's listing would (`batchLimit`): in a sliced job that a
+    /// worker taking whole files scans, or may. Otherwise 0: such files are cut into items.
+    /// The root's first slice, and whatever the coordinator lists while workers scan, then cost
+    /// it no items, stitches or checks of their own (a root of folders whose first folder held
+    /// fourteen such files cost it twice as much as the same tree scanned by workers).
+    func wholeFileBytes(listedHereFor job: JobRecord) -> UInt64 {
+        guard job.sliced, let limit = wholeFileLimit(of: job), hasScanningWorker(for: job.id, wholeFiles: true) else { return 0 }
+        return limit
     }
 
     /// Has the coordinator list `slice` of job `id` (still counted outstanding until it has),

@@ -49,13 +49,21 @@ struct Planner: Sendable {
     /// Whether small files wait for a bundle.
     var hasQueued: Bool { !queued.isEmpty }
 
+    /// Whether a file of `layout` waits for a bundle: one block, or, when bundles are batches,
+    /// a file of several blocks of at most `wholeUpTo` bytes, which its batch's worker
+    /// compresses whole (docs/architecture.md, "Whole files in batches").
+    func bundles(_ layout: BlockLayout, wholeUpTo: UInt64) -> Bool {
+        layout.count == 1 || (batches && layout.fileSize <= wholeUpTo)
+    }
+
     /// Plans `files` (in scan order): their multi-block files' items, and full bundles once
-    /// enough small files wait that bundles of `itemBytes` still make `minimumBundles`.
-    mutating func add(_ files: [PlannedFile]) -> [PlannedItem] {
+    /// enough small files wait that bundles of `itemBytes` still make `minimumBundles`. Files
+    /// of several blocks up to `wholeUpTo` bytes are bundled whole when bundles are batches.
+    mutating func add(_ files: [PlannedFile], wholeUpTo: UInt64 = 0) -> [PlannedItem] {
         var items: [PlannedItem] = []
         for file in files {
             let layout = file.layout
-            if layout.count == 1 {
+            if bundles(layout, wholeUpTo: wholeUpTo) {
                 queued.append((file.index, Int(layout.fileSize)))
                 if batches { queuedPlans.append(file) }
                 queuedBytes += Int(layout.fileSize)

@@ -161,6 +161,23 @@ struct PlannerTests {
         #expect(Planner.maxBlocks(blockSize: ProtocolLimits.maxBlockSize) == 4)
     }
 
+    @Test("with batches, a file of several blocks up to wholeUpTo joins the bundles whole; past it, or without batches, it is cut into items")
+    func wholeFilesInBatches() {
+        let blockSize = 1000
+        let files = [file(0, size: 300, blockSize: blockSize), file(1, size: 3000, blockSize: blockSize), file(2, size: 5000, blockSize: blockSize)]
+        var batches = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
+        let items = batches.add(files, wholeUpTo: 4000) + batches.flush()
+        let cut = items.filter { $0.files == nil }
+        #expect(cut.flatMap(\.blocks).allSatisfy { $0.file == 2 } && cut.flatMap(\.blocks).map(\.index).sorted() == Array(0..<5))
+        #expect(items.compactMap(\.files).flatMap { $0 }.map(\.index).sorted() == [0, 1], "the 3,000-byte file is in a batch, whole")
+        #expect(batches.bundles(files[1].layout, wholeUpTo: 4000) && !batches.bundles(files[2].layout, wholeUpTo: 4000))
+        #expect(!batches.bundles(files[1].layout, wholeUpTo: 0), "no limit given: cut, as a batch that leaves its path plans them")
+        var bundles = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: false)
+        let plain = bundles.add(files, wholeUpTo: 4000) + bundles.flush()
+        #expect(plain.allSatisfy { $0.files == nil })
+        #expect(plain.flatMap(\.blocks).filter { $0.file == 1 }.map(\.index).sorted() == [0, 1, 2], "a bundle holds one-block files only")
+    }
+
     @Test("no files, no items")
     func empty() {
         #expect(Planner.items(for: [], blockSize: 1000, itemBytes: 8000).isEmpty)

@@ -221,10 +221,11 @@ struct JobRecord {
     }
 
     /// Takes newly planned files and the items the planner made of them (and of files queued
-    /// before). `batched`: the files are a scan's batch, whatever their blocks.
-    mutating func add(files: [PlannedFile], items newItems: [PlannedItem], batched: Bool = false) {
+    /// before). `batched`: the files are a scan's batch, whatever their blocks; `wholeUpTo`:
+    /// what the planner was given (`Planner.add`), so the files it bundled whole have no entry.
+    mutating func add(files: [PlannedFile], items newItems: [PlannedItem], batched: Bool = false, wholeUpTo: UInt64 = 0) {
         for file in files {
-            if batched || (planner.batches && file.layout.count == 1) {
+            if batched || (planner.batches && planner.bundles(file.layout, wholeUpTo: wholeUpTo)) {
                 // Held by the planner, then by its batch: no open entry.
                 batchFiles += 1
                 totalBytes += file.stamp.size

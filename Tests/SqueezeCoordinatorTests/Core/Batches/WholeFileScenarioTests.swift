@@ -1,3 +1,4 @@
+import Foundation
 import SqueezeGzip
 import SqueezeIO
 import SqueezeProtocol
@@ -153,5 +154,50 @@ struct WholeFileScenarioTests {
         #expect(record.items.values.flatMap(\.blocks).filter { $0.file == wholeIndex }.map(\.index).sorted() == [0, 1, 2])
         let works = effects.sent.compactMap { sent -> RefAssignment? in if case .workRef(let work) = sent.message, sent.peer == c { work } else { nil } }
         #expect(works.contains { $0.itemID == item.value && $0.blocks.count == 1 }, "the bundle of the one-block file goes to c")
+    }
+
+    /// A sliced job whose root the coordinator lists itself at the start: a one-block file
+    /// `f0`, `f1` of three blocks (within `wholeFileBytes`), `f2` of five (past it) and the
+    /// folder `sub`; workers `a` and `b` take scans, and whole files when `wholeFiles`.
+    private static func rootListedHere(wholeFiles: Bool) throws -> (harness: CoreHarness, job: JobID, started: [CoordinatorEffect]) {
+        var configuration = CoreHarness.configuration()
+        configuration.itemBytes = 16 * 1024
+        configuration.wholeFileBytes = Self.wholeFileBytes
+        var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+        let capabilities = ScanScenarioTests.capabilities + (wholeFiles ? [WorkerHello.wholeFilesCapability] : [])
+        harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
+        harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
+        let (job, started) = try harness.startJob(sizes: [100, 3 * 4096, 5 * 4096], sliced: true) { source in
+            try FileManager.default.createDirectory(atPath: source + "/sub", withIntermediateDirectories: true)
+        }
+        return (harness, job, started)
+    }
+
+    @Test("files of several blocks the coordinator lists itself go whole into its batches when a scanning worker takes whole files, as that worker's listing would put them")
+    func filesListedHereGoWhole() throws {
+        let (harness, job, started) = try Self.rootListedHere(wholeFiles: true)
+        defer { harness.cleanUp() }
+        let record = try #require(harness.core.jobs[job])
+        #expect(record.open.values.map(\.plan.relativePath) == [BytePath("f2")], "only the file past wholeFileBytes has an entry")
+        #expect(record.batchFiles == 2)
+        #expect(record.items.values.flatMap(\.blocks).allSatisfy { $0.file == record.open.keys.first }, "f2's items, cut")
+        // Nothing else is left to send: the planner is flushed at once and the batches go out.
+        let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
+        let batch = try #require(batches.first { $0.files.contains { $0.relativePath == Array("f1".utf8) } })
+        #expect(batch.files.map(\.relativePath) == [Array("f1".utf8)] && batch.files.first?.size == 3 * 4096)
+        #expect(batch.memberBlocks == MemberBlocks(blockSize: 4096, engine: record.setting.engine))
+        #expect(batches.flatMap(\.files).map(\.relativePath).sorted { $0.lexicographicallyPrecedes($1) } == [Array("f0".utf8), Array("f1".utf8)])
+        #expect(started.sent.allSatisfy { sent in
+            if case .workRef(let work) = sent.message { work.blocks.allSatisfy { $0.path.suffix(2) == Array("f2".utf8) } } else { true }
+        }, "only f2 goes in items of blocks")
+    }
+
+    @Test("without a scanning worker that takes whole files, the files the coordinator lists are cut into items as before")
+    func filesListedHereCutWithoutWholeFiles() throws {
+        let (harness, job, _) = try Self.rootListedHere(wholeFiles: false)
+        defer { harness.cleanUp() }
+        let record = try #require(harness.core.jobs[job])
+        #expect(Set(record.open.values.map(\.plan.relativePath)) == [BytePath("f1"), BytePath("f2")])
+        #expect(record.batchFiles == 1)
     }
 }
