@@ -104,6 +104,16 @@ extension CoordinatorCore {
         return limit
     }
 
+    /// The bytes a bundle of the files the coordinator listed itself holds at most when the
+    /// planner is flushed: in a sliced job that workers scan, or may, a scanning worker's
+    /// batch (`scanBytes`), as that worker's listing of the same slice would make; otherwise
+    /// nil, the planner's spread over many bundles. Each batch costs the coordinator about
+    /// eight messages whatever its size, and the workers have scan items to keep them busy:
+    /// the small tree's 169 files at its root were ten batches, and are one.
+    func bundleBytes(listedHereFor job: JobRecord) -> Int? {
+        job.sliced && hasScanningWorker(for: job.id) ? scanBytes : nil
+    }
+
     /// Has the coordinator list `slice` of job `id` (still counted outstanding until it has),
     /// as the walk goes: after the slices before it, while the job's open files are under the limit.
     mutating func scanLocally(_ slice: ScanSlice, job id: JobID) {
@@ -206,7 +216,7 @@ extension CoordinatorCore {
         let scans = items.count
         items += job.planner.add(large)
         job.scansOutstanding -= 1
-        if job.scansOutstanding == 0 { items += job.planner.flush() }
+        if job.scansOutstanding == 0 { items += job.planner.flush(upTo: bundleBytes(listedHereFor: job)) }
         job.items[key.item]?.scan = nil
         if !small.isEmpty {
             job.items[key.item]?.files = small

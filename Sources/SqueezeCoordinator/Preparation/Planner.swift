@@ -82,9 +82,11 @@ struct Planner: Sendable {
         return items
     }
 
-    /// Bundles every queued small file, spread over `minimumBundles` bundles when they are few.
-    mutating func flush() -> [PlannedItem] {
-        bundle(target: Self.bundleTarget(smallBytes: UInt64(queuedBytes), blockSize: blockSize, itemBytes: itemBytes), keepingPartial: false)
+    /// Bundles every queued small file: up to `target` bytes each when given, otherwise spread
+    /// over `minimumBundles` bundles when they are few.
+    mutating func flush(upTo target: Int? = nil) -> [PlannedItem] {
+        let spread = Self.bundleTarget(smallBytes: UInt64(queuedBytes), blockSize: blockSize, itemBytes: itemBytes)
+        return bundle(target: target.map { max(blockSize, $0) } ?? spread, keepingPartial: false)
     }
 
     /// Bundles the queue in order, up to `target` bytes (and `maxBlocksPerItem` files) each;

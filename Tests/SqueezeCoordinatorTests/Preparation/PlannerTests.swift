@@ -178,6 +178,22 @@ struct PlannerTests {
         #expect(plain.flatMap(\.blocks).filter { $0.file == 1 }.map(\.index).sorted() == [0, 1, 2], "a bundle holds one-block files only")
     }
 
+    @Test("a flush up to a target bundles the queue in bundles of that many bytes, a block at least, instead of spreading it")
+    func flushUpToTarget() {
+        let blockSize = 1000
+        let files = (0..<20).map { file($0, size: 300, blockSize: blockSize) }
+        var spread = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
+        _ = spread.add(files)
+        #expect(spread.flush().map(\.bytes) == Array(repeating: 900, count: 6) + [600], "spread: bundles of a block")
+        var upTo = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
+        _ = upTo.add(files)
+        #expect(upTo.flush(upTo: 4000).map(\.bytes) == [3900, 2100])
+        var small = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
+        _ = small.add(files)
+        #expect(small.flush(upTo: 10).map(\.bytes) == Array(repeating: 900, count: 6) + [600], "never under a block")
+        #expect(!upTo.hasQueued && upTo.flush(upTo: 4000).isEmpty)
+    }
+
     @Test("no files, no items")
     func empty() {
         #expect(Planner.items(for: [], blockSize: 1000, itemBytes: 8000).isEmpty)

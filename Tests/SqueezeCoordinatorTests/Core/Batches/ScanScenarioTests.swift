@@ -311,4 +311,25 @@ struct ScanScenarioTests {
         let grant = try #require(answered.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }.first)
         #expect(grant.members.count == 2 && grant.attempt == sub.scan.attempt)
     }
+
+    @Test("the one-block files the coordinator lists at the root go out as a scanning worker's batch would hold them; without a scanning worker, spread as before")
+    func rootFilesBundledAsAScan() throws {
+        for scans in [true, false] {
+            var configuration = CoreHarness.configuration()
+            configuration.itemBytes = 16 * 1024
+            var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
+            defer { harness.cleanUp() }
+            let capabilities = scans ? Self.capabilities : BatchScenarioTests.capabilities
+            harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
+            harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
+            // Twelve files of 1,000 bytes at the root, and a folder: the spread makes bundles of a
+            // 4 KiB block; a worker's batch would hold all twelve (its limit is 64 KiB here).
+            let (_, started) = try harness.startJob(sizes: Array(repeating: 1000, count: 12), sliced: true) { source in
+                try FileManager.default.createDirectory(atPath: source + "/sub", withIntermediateDirectories: true)
+            }
+            let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
+            #expect(batches.flatMap(\.files).count == 12)
+            #expect(batches.count == (scans ? 1 : 3), "scans: \(scans)")
+        }
+    }
 }
