@@ -247,7 +247,10 @@ struct ClusterTests {
         let options = ["--level", "0", "--block-size", "256K", "--json"]
         let reference = try SqueezeBinary.run(["compress", tree.path("data/src"), "-o", tree.path("data/reference")] + options)
         try #require(reference.status == 0, "\(reference.stderr)")
-        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: ["--heartbeat", "500ms"])
+        // Whole files up to 1 MiB only: the two 16 MiB files are cut into blocks written in place,
+        // not compressed whole in a batch.
+        let cluster = try TestCluster(
+            root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: ["--heartbeat", "500ms", "--whole-file-size", "1M"])
         // It holds each item 3 s before reading it: stopped while holding its first, it writes late once resumed.
         let victim = try cluster.addWorker(id: "victim", arguments: ["--storage", "shared", "--test-item-delay", "3s"])
         try #require(cluster.waitForWorkers(1))

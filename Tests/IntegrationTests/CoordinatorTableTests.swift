@@ -95,10 +95,11 @@ struct CoordinatorTableTests {
         let made = try Self.shell(Self.makeData + "\n" + Self.dropIn(level: level), in: tree)
         try #require(made.status == 0, "\(made.stderr)")
 
-        // Two keys: two principals, so each checks what the other stitched.
+        // Two keys: two principals, so each checks what the other stitched. Whole files up to
+        // 2 MiB: `big` (12 MB) is cut and stitched, `sub/mid` (1.3 MB) is whole in its batch.
         let keys = try CurveKeys.principals(["w1", "w2"], in: tree)
         let shared = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                     coordinatorArguments: keys.coordinatorArguments + ["--stitch-segment", "64K"],
+                                     coordinatorArguments: keys.coordinatorArguments + ["--stitch-segment", "64K", "--whole-file-size", "2M"],
                                      clientArguments: keys.clientArguments("client"))
         for name in ["w1", "w2"] { try shared.addWorker(id: name, arguments: ["--storage", "shared"] + keys.clientArguments(name)) }
         try #require(shared.waitForWorkers(2))

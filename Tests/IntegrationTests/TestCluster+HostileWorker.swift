@@ -24,8 +24,10 @@ extension TestCluster {
         python: String, mode: String, in tree: TestTree, coordinatorArguments: [String] = []
     ) throws -> (cluster: TestCluster, stitcher: BackgroundProcess) {
         let keys = try CurveKeys.principals(["bad-stitcher", "shared-worker"], in: tree)
+        // Whole files up to 1 MiB only: the tests' files of a few MiB are cut and stitched, not
+        // compressed whole in a batch.
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0,
-                                      coordinatorArguments: keys.coordinatorArguments + coordinatorArguments + ["--stitch-segment", "64K"],
+                                      coordinatorArguments: keys.coordinatorArguments + coordinatorArguments + ["--stitch-segment", "64K", "--whole-file-size", "1M"],
                                       clientArguments: keys.clientArguments("client"))
         let bad = try cluster.startHostileWorker(python: python, id: "bad-stitcher", slots: 1, mode: mode, in: tree.root,
                                                  environment: keys.hostileEnvironment("bad-stitcher"))

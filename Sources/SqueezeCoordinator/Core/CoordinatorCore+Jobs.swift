@@ -81,7 +81,7 @@ extension CoordinatorCore {
         items += job.planner.add(files, wholeUpTo: whole)
         if batch.finished || (job.sliced && job.scansOutstanding == 0) {
             job.walker = nil
-            items += job.planner.flush(upTo: bundleBytes(listedHereFor: job))
+            items += flushPlanner(of: &job)
         }
         job.lastCreatedFolder = batch.lastCreatedFolder
         job.add(files: files, items: items, wholeUpTo: whole)
@@ -145,7 +145,7 @@ extension CoordinatorCore {
         for id in jobOrder where scheduler.unsent(of: id) == 0 {
             guard jobs[id]?.state == .running, jobs[id]?.planner.hasQueued == true,
                   var job = jobs.removeValue(forKey: id) else { continue }
-            let items = job.planner.flush(upTo: bundleBytes(listedHereFor: job))
+            let items = flushPlanner(of: &job)
             job.add(files: [], items: items)
             let window = self.window(for: job)
             jobs[id] = job

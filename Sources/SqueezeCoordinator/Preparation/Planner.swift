@@ -82,11 +82,11 @@ struct Planner: Sendable {
         return items
     }
 
-    /// Bundles every queued small file: up to `target` bytes each when given, otherwise spread
-    /// over `minimumBundles` bundles when they are few.
-    mutating func flush(upTo target: Int? = nil) -> [PlannedItem] {
-        let spread = Self.bundleTarget(smallBytes: UInt64(queuedBytes), blockSize: blockSize, itemBytes: itemBytes)
-        return bundle(target: target.map { max(blockSize, $0) } ?? spread, keepingPartial: false)
+    /// Bundles every queued small file in bundles of at most `most` bytes (`itemBytes` unless
+    /// given), spread over `bundles` bundles (`minimumBundles` unless given) when they are few.
+    mutating func flush(upTo most: Int? = nil, over bundles: Int = Planner.minimumBundles) -> [PlannedItem] {
+        let target = Self.bundleTarget(smallBytes: UInt64(queuedBytes), blockSize: blockSize, itemBytes: most ?? itemBytes, bundles: bundles)
+        return bundle(target: target, keepingPartial: false)
     }
 
     /// Bundles the queue in order, up to `target` bytes (and `maxBlocksPerItem` files) each;
@@ -147,9 +147,9 @@ struct Planner: Sendable {
     }
 
     /// Bytes a bundle of small files aims for when they are flushed: `itemBytes`, or less so
-    /// that they still make `minimumBundles` bundles, but never less than a block.
-    static func bundleTarget(smallBytes: UInt64, blockSize: Int, itemBytes: Int) -> Int {
-        let spread = Int(clamping: smallBytes / UInt64(minimumBundles))
+    /// that they still make `bundles` bundles, but never less than a block.
+    static func bundleTarget(smallBytes: UInt64, blockSize: Int, itemBytes: Int, bundles: Int = minimumBundles) -> Int {
+        let spread = Int(clamping: smallBytes / UInt64(max(1, bundles)))
         return max(blockSize, min(itemBytes, spread))
     }
 

@@ -178,20 +178,21 @@ struct PlannerTests {
         #expect(plain.flatMap(\.blocks).filter { $0.file == 1 }.map(\.index).sorted() == [0, 1, 2], "a bundle holds one-block files only")
     }
 
-    @Test("a flush up to a target bundles the queue in bundles of that many bytes, a block at least, instead of spreading it")
-    func flushUpToTarget() {
+    @Test("a flush may be given its bundles' most bytes and how many bundles to spread over, a block each at least")
+    func flushShapes() {
         let blockSize = 1000
         let files = (0..<20).map { file($0, size: 300, blockSize: blockSize) }
-        var spread = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
-        _ = spread.add(files)
-        #expect(spread.flush().map(\.bytes) == Array(repeating: 900, count: 6) + [600], "spread: bundles of a block")
-        var upTo = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
-        _ = upTo.add(files)
-        #expect(upTo.flush(upTo: 4000).map(\.bytes) == [3900, 2100])
-        var small = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
-        _ = small.add(files)
-        #expect(small.flush(upTo: 10).map(\.bytes) == Array(repeating: 900, count: 6) + [600], "never under a block")
-        #expect(!upTo.hasQueued && upTo.flush(upTo: 4000).isEmpty)
+        func flushed(_ flush: (inout Planner) -> [PlannedItem]) -> [Int] {
+            var planner = Planner(blockSize: blockSize, itemBytes: 8 * blockSize, batches: true)
+            _ = planner.add(files)
+            let items = flush(&planner)
+            #expect(!planner.hasQueued)
+            return items.map(\.bytes)
+        }
+        #expect(flushed { $0.flush() } == Array(repeating: 900, count: 6) + [600], "64 bundles wanted: a block each")
+        #expect(flushed { $0.flush(upTo: 4000, over: 1) } == [3900, 2100])
+        #expect(flushed { $0.flush(upTo: 4000, over: 3) } == [1800, 1800, 1800, 600])
+        #expect(flushed { $0.flush(upTo: 10, over: 1) } == Array(repeating: 900, count: 6) + [600], "never under a block")
     }
 
     @Test("no files, no items")

@@ -312,24 +312,33 @@ struct ScanScenarioTests {
         #expect(grant.members.count == 2 && grant.attempt == sub.scan.attempt)
     }
 
-    @Test("the one-block files the coordinator lists at the root go out as a scanning worker's batch would hold them; without a scanning worker, spread as before")
+    @Test("the one-block files the coordinator lists at the root are bundled as a scanning worker's batch would hold them, spread only until the items fill the credit with the scans; without a scanning worker, spread as before")
     func rootFilesBundledAsAScan() throws {
-        for scans in [true, false] {
+        // (workers take scans, folders at the root) -> batches of the root's 24 files of 1,000
+        // bytes, for two one-slot workers with a credit of two items a slot (four in all)
+        let cases: [(scans: Bool, folders: Int, batches: Int)] = [
+            (true, 4, 1),   // four scan items fill the credit: one batch of 24 KB (the limit is 64 KiB)
+            (true, 1, 3),   // one scan item: three batches fill the rest
+            (false, 4, 6),  // no scanning worker: spread over 64 bundles, a 4 KiB block at least
+        ]
+        for (scans, folders, expected) in cases {
             var configuration = CoreHarness.configuration()
             configuration.itemBytes = 16 * 1024
+            configuration.creditPerSlot = 2
             var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1))
             defer { harness.cleanUp() }
             let capabilities = scans ? Self.capabilities : BatchScenarioTests.capabilities
-            harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: 1)
-            harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: 2)
-            // Twelve files of 1,000 bytes at the root, and a folder: the spread makes bundles of a
-            // 4 KiB block; a worker's batch would hold all twelve (its limit is 64 KiB here).
-            let (_, started) = try harness.startJob(sizes: Array(repeating: 1000, count: 12), sliced: true) { source in
-                try FileManager.default.createDirectory(atPath: source + "/sub", withIntermediateDirectories: true)
+            harness.register(a, slots: 1, storage: .shared, capabilities: capabilities, pid: 1)
+            harness.register(b, slots: 1, storage: .shared, capabilities: capabilities, pid: 2)
+            let (_, started) = try harness.startJob(sizes: Array(repeating: 1000, count: 24), sliced: true) { source in
+                for folder in 0..<folders {
+                    try FileManager.default.createDirectory(atPath: source + "/sub\(folder)", withIntermediateDirectories: true)
+                }
             }
-            let batches = started.sent.compactMap { if case .batch(let batch) = $0.message { batch } else { nil } }
-            #expect(batches.flatMap(\.files).count == 12)
-            #expect(batches.count == (scans ? 1 : 3), "scans: \(scans)")
+            let batches = harness.core.jobs.values.flatMap { $0.items.values.compactMap(\.files) }
+            #expect(batches.flatMap { $0 }.count == 24)
+            #expect(batches.count == expected, "scans: \(scans), folders: \(folders)")
+            #expect(ScanScenarioTests.scans(in: started).count == (scans ? folders : 0))
         }
     }
 }
