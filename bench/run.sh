@@ -68,6 +68,13 @@ mkdir -p "$work"
 cat_dir=$work/cat
 mkdir -p "$cat_dir"
 ln "$cat_file" "$cat_dir/mixed.cat" 2>/dev/null || cp "$cat_file" "$cat_dir/mixed.cat"
+# The mixed tree's folders without the files at its root (hard links): a root of folders only,
+# as a project folder often is, so the coordinator lists a folder to find a file for the
+# storage probe and plans what it finds there (the "coordinator per file" table).
+folders=$work/mixed-folders
+mkdir -p "$folders"
+find "$mixed" -mindepth 1 -maxdepth 1 -type d -exec cp -al {} "$folders/" \; 2>/dev/null \
+  || find "$mixed" -mindepth 1 -maxdepth 1 -type d -exec cp -a {} "$folders/" \;
 results=$work/results.tsv
 : > "$results"
 pids=()
@@ -273,6 +280,7 @@ for run in $(seq "$runs"); do
   cluster "squeeze cluster, shared storage (coordinator + 2 workers, TCP)" mixed "$mixed" 6 shared
   cluster "squeeze cluster, remote (coordinator + 2 workers, TCP)" mixed "$mixed" 6 remote
   cluster "squeeze cluster, shared storage (coordinator + 3 workers, 3 principals, TCP)" mixed "$mixed" 6 shared "" three
+  cluster "squeeze cluster, shared storage (coordinator + 3 workers, 3 principals, TCP)" mixed-folders "$folders" 6 shared "" three
   fresh_copy "$mixed"
   timed "xargs -P 2 gzip -6 (per file)" mixed "$copy" -- bash -c "cd '$copy' && find . -type f -print0 | xargs -0 -P 2 -n 64 gzip -6 -k -f"
   # --- drop-in habits: a folder through tar into one stream, and the way back ---
@@ -434,13 +442,15 @@ mixed_bytes=$(bytes_of "$mixed")
 small_bytes=$(bytes_of "$small")
 mixed_files=$(find "$mixed" -type f | wc -l)
 small_files=$(find "$small" -type f | wc -l)
+folders_bytes=$(bytes_of "$folders")
+folders_files=$(find "$folders" -type f | wc -l)
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr)"
 versions="$(gzip --version | sed -n 1p); $(pigz --version 2>&1 | sed -n 1p); squeeze $(cd "$repo" && git rev-parse --short HEAD)"
 
-table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" "$many_place" "$mixed_files $small_files" "$many_bytes" <<'PY'
+table=$(python3 - "$results" "$mixed_bytes" "$small_bytes" "$runs" "$(stat -c %s "$cat_file")" "$many_place" "$mixed_files $small_files $folders_files $folders_bytes" "$many_bytes" <<'PY'
 import sys, statistics, collections
 path, mixed_bytes, small_bytes, runs, file_bytes, many_place = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6]
-mixed_files, small_files = (int(n) for n in sys.argv[7].split())
+mixed_files, small_files, folders_files, folders_bytes = (int(n) for n in sys.argv[7].split())
 many_bytes = {f"many-{k}": int(v) for k, v in (pair.split("=") for pair in sys.argv[8].split())}
 rows = collections.OrderedDict()
 for line in open(path):
@@ -455,10 +465,14 @@ many_files = {"many-m20k": 20_000, "many-m200k": 200_000, "many-m1m": 1_000_000}
 # The coordinator per file: every cluster row over a tree whose file count is known.
 file_counts = dict(many_files, mixed=mixed_files, small=small_files)
 file_counts["many-flat20k"] = 20_000
+file_counts["mixed-folders"] = folders_files
 tree_bytes = dict(many_bytes, mixed=mixed_bytes, small=small_bytes)
+tree_bytes["mixed-folders"] = folders_bytes
 per_file_rows = [(key, row) for key, row in rows.items()
                  if key[0] in file_counts and key[0] in tree_bytes and row["cpu_c"] and "--no-" not in key[1] and "second job" not in key[1]]
 many_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in many_files]
+# Trees run only for the coordinator's cost per file: in that table alone.
+for key in [key for key in rows if key[0] in ("many-flat20k", "mixed-folders")]: rows.pop(key)
 habit_rows = [(key, rows.pop(key)) for key in list(rows) if key[0] in ("pipe", "tar-small", "unzip")]
 def median(key): return statistics.median(rows[key]["t"]) if key in rows else None
 ref = {
