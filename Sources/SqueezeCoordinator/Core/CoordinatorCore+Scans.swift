@@ -98,7 +98,7 @@ extension CoordinatorCore {
     /// worker taking whole files scans, or may. Otherwise 0: such files are cut into items.
     /// The root's first slice, and whatever the coordinator lists while workers scan, then cost
     /// it no items, stitches or checks of their own (a root of folders whose first folder held
-    /// fourteen such files cost it twice as much as the same tree scanned by workers).
+    /// fourteen such files cost it half as much again as the same tree scanned by workers).
     func wholeFileBytes(listedHereFor job: JobRecord) -> UInt64 {
         guard job.sliced, let limit = wholeFileLimit(of: job), hasScanningWorker(for: job.id, wholeFiles: true) else { return 0 }
         return limit
