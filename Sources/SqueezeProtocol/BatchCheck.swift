@@ -30,6 +30,9 @@ public struct BatchCheck: Sendable, Equatable {
     /// How the batch cut files larger than one block, so the checker knows their headers;
     /// nil when every file is one block.
     public var memberBlocks: MemberBlocks?
+    /// The listing check of the scan this batch came from, for a verifier that announced
+    /// `batchListings`: answered in the batch's `verified`. Nil for any other batch.
+    public var listing: ListingCheck?
 
     /// Creates a check.
     public init(

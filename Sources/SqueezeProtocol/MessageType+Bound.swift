@@ -33,7 +33,8 @@ extension MessageType {
                 frames: 3 + 2 * blocks,
                 bytes: header + WireCodec.maxVerifyTable + blocks * ProtocolLimits.maxDictionarySize + compressedItem + ProtocolLimits.maxSegmentsFrame)
         case .verified:
-            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxVerifiedTable)
+            // The findings, then a listing check's answer when the `verifyBatch` carried one.
+            return ZMQMessageBound(frames: 3, bytes: header + WireCodec.maxVerifiedTable + WireCodec.maxListingCheckedTable)
         case .workRef:
             // The table, then the segments frame when some block's source is composite.
             return ZMQMessageBound(frames: 3, bytes: header + WireCodec.maxWorkRefTable + ProtocolLimits.maxSegmentsFrame)
@@ -52,7 +53,8 @@ extension MessageType {
         case .batch:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchTable)
         case .verifyBatch:
-            return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxBatchCheckTable)
+            // The batch, then the listing check of its scan as a `checkListing`'s two frames.
+            return ZMQMessageBound(frames: 4, bytes: header + WireCodec.maxBatchCheckTable + WireCodec.maxListingCheckTable + WireCodec.maxScanTable)
         case .scan:
             return ZMQMessageBound(frames: 2, bytes: header + WireCodec.maxScanTable)
         case .checkListing:

@@ -4,6 +4,9 @@ public struct VerifyReport: Sendable, Equatable {
     public var checkID: UInt64
     /// One per block, in the request's order.
     public var findings: [VerifyFinding]
+    /// The answer to the listing check its `verifyBatch` carried; nil when it carried none, or
+    /// the verifier could not list the slice.
+    public var listing: ListingChecked?
 
     /// Creates a report.
     public init(checkID: UInt64, findings: [VerifyFinding]) {

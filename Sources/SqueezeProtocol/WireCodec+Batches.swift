@@ -71,8 +71,10 @@ extension WireCodec {
         return batch
     }
 
+    /// A `verifyBatch`: its table, and, when it carries its scan's listing check, that check's
+    /// two frames as a `checkListing`'s.
     static func batchCheck(_ parts: [ZMQFrame]) throws(ProtocolError) -> BatchCheck {
-        guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
+        guard parts.count == 1 || parts.count == 3 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let check = try reader.read(UInt64.self, "check id")
         let job = try reader.read(UInt64.self, "job id")
@@ -102,6 +104,7 @@ extension WireCodec {
             files: files, pieceLengths: lengths)
         request.view = SharedView(flagBits: flags)
         request.memberBlocks = blocks
+        if parts.count == 3 { request.listing = try listingCheck(Array(parts[1...])) }
         return request
     }
 

@@ -179,8 +179,10 @@ extension WireCodec {
         return writer.bytes
     }
 
+    /// A `verified`: its table, and, answering a `verifyBatch` that carried a listing check, a
+    /// `listingChecked`'s table.
     static func verified(_ parts: [ZMQFrame]) throws(ProtocolError) -> VerifyReport {
-        guard parts.count == 1 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
+        guard parts.count == 1 || parts.count == 2 else { throw .frameCount(expected: 2, actual: parts.count + 1) }
         var reader = ByteReader(parts[0])
         let check = try reader.read(UInt64.self, "check id")
         let count = Int(try reader.read(UInt32.self, "finding count"))
@@ -201,6 +203,8 @@ extension WireCodec {
             for position in findings.indices { findings[position].storedCRC = try reader.read(UInt32.self, "stored crc") }
         }
         try reader.expectEnd("verified table")
-        return VerifyReport(checkID: check, findings: findings)
+        var report = VerifyReport(checkID: check, findings: findings)
+        if parts.count == 2 { report.listing = try listingChecked([parts[1]]) }
+        return report
     }
 }

@@ -46,6 +46,9 @@ public struct WorkerHello: Codable, Sendable, Equatable {
     /// The capability of answering `checkListing`: listing a slice as a `scan` would and
     /// answering with the listing's digest, so a scan by another principal is checked.
     public static let listingsCapability = "listings"
+    /// The capability of answering a `checkListing` that rides in a `verifyBatch`, in that
+    /// batch's `verified`: a scan's listing and its batch are checked in one round trip.
+    public static let batchListingsCapability = "batchListings"
     /// The capability of writing a stitch's final header (`StitchRequest.finalHeader`, the
     /// offset table's lengths): only such a worker stitches a member that carries the table.
     public static let offsetTableCapability = "offsetTable"

@@ -36,6 +36,27 @@ struct BatchTableTests {
         #expect(ReferenceTableTests.decodeError(frames) == nil)
     }
 
+    @Test("a listing check rides in a verifyBatch as a checkListing's two frames, and its answer in the verified; any other frame count is refused")
+    func listingCheckFrames() throws {
+        let frames = WireCodec.encodeBytes(.verifyBatch(Fixtures.batchCheckWithListing))
+        #expect(frames.count == 4)
+        let listing = try #require(Fixtures.batchCheckWithListing.listing)
+        #expect(Array(frames[2...]) == Array(WireCodec.encodeBytes(.checkListing(listing))[1...]), "the frames a checkListing has")
+        #expect(try WireCodec.decode(frames).message == .verifyBatch(Fixtures.batchCheckWithListing))
+        #expect(try WireCodec.decode(frames.prefix(2)).message == .verifyBatch(Fixtures.batchCheck))
+        #expect(ReferenceTableTests.decodeError(Array(frames.prefix(3))) != nil, "a listing check without its scan")
+        // A listing check that breaks a scan's rules is refused as a checkListing's would be.
+        var bad = Fixtures.batchCheckWithListing
+        bad.listing?.scan.directory = Array("../x".utf8)
+        #expect(ReferenceTableTests.decodeError(WireCodec.encodeBytes(.verifyBatch(bad))) != nil)
+
+        let answer = WireCodec.encodeBytes(.verified(Fixtures.verifiedWithListing))
+        #expect(answer.count == 3)
+        #expect(try WireCodec.decode(answer).message == .verified(Fixtures.verifiedWithListing))
+        #expect(ReferenceTableTests.decodeError(answer + [answer[2]]) != nil, "one answer at most")
+        #expect(ReferenceTableTests.decodeError([answer[0], answer[1], [1, 2, 3]]) != nil, "a short answer")
+    }
+
     @Test(arguments: ["/etc/passwd", "..", "../x", "a/../../x", "a/./b", ".", "a//b", "a/", "", "a\0b"])
     func aPathThatCouldLeaveTheRootIsRefused(path: String) {
         #expect(ReferenceTableTests.isMalformed(ReferenceTableTests.decodeError(Self.batch([Self.file("ok"), Self.file(path)]))))

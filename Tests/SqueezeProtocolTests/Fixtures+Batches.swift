@@ -25,6 +25,12 @@ extension Fixtures {
     static let batchCheck = BatchCheck(
         checkID: 11, jobID: 7, itemID: 42, attempt: 9, headerLevel: 9, workspace: Array("/data/out/.squeeze-tmp-job-1".utf8),
         root: Array("/data/src".utf8), files: batchFiles, pieceLengths: [20, 1 << 20, 23])
+    /// A scan's batch check carrying that scan's listing check.
+    static var batchCheckWithListing: BatchCheck {
+        var check = batchCheck
+        check.listing = ListingCheck(checkID: 12, key0: 0x0123_4567_89AB_CDEF, key1: UInt64.max, scan: scan)
+        return check
+    }
     static var viewedBatchCheck: BatchCheck {
         var check = BatchCheck(
             checkID: 0, jobID: 0, itemID: 0, attempt: 0, headerLevel: 6, workspace: Array("/w".utf8), root: Array("/r".utf8), files: [], pieceLengths: [])

@@ -235,9 +235,10 @@ enum Fixtures {
                               PublishFailure(position: 8191, reason: ""),
                           ]))]
         case .verify: [.verify(verify), .verify(VerifyRequest(checkID: 0, jobID: 0, itemID: 0, blocks: [])), .verify(viewedVerify), .verify(tarVerify)]
-        case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: []))]
+        case .verified: [.verified(verified), .verified(verifiedWithStoredCRCs), .verified(VerifyReport(checkID: UInt64.max, findings: [])),
+                         .verified(verifiedWithListing)]
         case .batch: [.batch(batch), .batch(viewedBatch), .batch(emptyBatch)]
-        case .verifyBatch: [.verifyBatch(batchCheck), .verifyBatch(viewedBatchCheck)]
+        case .verifyBatch: [.verifyBatch(batchCheck), .verifyBatch(viewedBatchCheck), .verifyBatch(batchCheckWithListing)]
         case .scan: [.scan(scan), .scan(rootScan)]
         case .scanned: [.scanned(scanned), .scanned(scannedEmpty), .scanned(scannedUnreadable), .scanned(scannedElsewhere)]
         case .checkListing: [.checkListing(ListingCheck(checkID: 9, key0: 0x0123_4567_89AB_CDEF, key1: UInt64.max, scan: scan)),
@@ -268,6 +269,12 @@ enum Fixtures {
         VerifyFinding(outcome: .unreadable, reason: "/data/b: file was modified while it was read (mtime changed)"),
     ])
     /// From a verifier with `verifyRange`: each finding carries the CRC of the bytes it read.
+    /// A batch's verdict with the answer to the listing check its `verifyBatch` carried.
+    static var verifiedWithListing: VerifyReport {
+        var report = verifiedWithStoredCRCs
+        report.listing = ListingChecked(checkID: 12, digest: 0xFEDC_BA98_7654_3210)
+        return report
+    }
     static let verifiedWithStoredCRCs = VerifyReport(checkID: 10, findings: [
         VerifyFinding(outcome: .decoded, crc: 0xDEAD_BEEF, sourceCRC: 0xDEAD_BEEF, storedCRC: 0x0BAD_F00D),
         VerifyFinding(outcome: .unreadable, storedCRC: 0, reason: "gone"),

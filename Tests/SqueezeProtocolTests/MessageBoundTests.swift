@@ -61,10 +61,10 @@ struct MessageBoundTests {
             .probeReply: (2, 8_388_624), .submit: (2, 8_388_624), .attach: (2, 8_388_624), .submitted: (2, 8_388_624),
             .jobEvent: (2, 8_388_624), .statusReply: (2, 8_388_624), .error: (2, 8_388_624),
             .work: (8_194, 537_010_214), .result: (8_194, 335_642_660), .verify: (16_387, 743_030_828),
-            .verified: (2, 8_527_900), .workRef: (3, 105_558_067), .resultRef: (2, 8_585_260),
+            .verified: (3, 8_527_916), .workRef: (3, 105_558_067), .resultRef: (2, 8_585_260),
             .stitch: (2, 1_971_295), .stitched: (2, 1_072), .discard: (2, 1_314_848),
             .publish: (2, 33_632_305), .published: (2, 8_454_188),
-            .batch: (2, 33_890_365), .verifyBatch: (2, 33_955_907),
+            .batch: (2, 33_890_365), .verifyBatch: (4, 35_022_247),
             .scan: (2, 1_066_332), .scanned: (3, 27_212_621), .checkListing: (3, 1_066_356), .listingChecked: (2, 32),
         ]
         #expect(Set(documented.keys) == Set(MessageType.allCases))

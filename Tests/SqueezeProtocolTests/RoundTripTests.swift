@@ -35,6 +35,9 @@ struct RoundTripTests {
             case .scanned(let report): report.result == nil ? 2 : 3
             // The check's table, then the slice's `scan` table.
             case .checkListing: 3
+            // A scan's listing check rides as a `checkListing`'s two frames; its answer as one.
+            case .verifyBatch(let check): check.listing == nil ? 2 : 4
+            case .verified(let report): report.listing == nil ? 2 : 3
             default: Fixtures.bodyless.contains(type) ? 1 : 2
             }
             #expect(frames.count == expected)
