@@ -176,7 +176,7 @@ public final class Worker: Sendable {
         if configuration.storage != .remote {
             names += [WorkerHello.segmentsCapability, WorkerHello.batchesCapability, WorkerHello.offsetTableCapability, WorkerHello.scansCapability,
                       WorkerHello.wholeFilesCapability]
-            if configuration.verifies { names.append(WorkerHello.listingsCapability) }
+            if configuration.verifies { names += [WorkerHello.listingsCapability, WorkerHello.batchListingsCapability] }
         }
         return names.isEmpty ? nil : names
     }
@@ -262,7 +262,7 @@ public final class Worker: Sendable {
             case .scan(let scan) where configuration.storage != .remote:
                 enqueue(.scan(scan), into: queue, replyingOn: endpoint)
             case .verifyBatch(let check) where configuration.verifies:
-                verify.yield(.blocks(check.request))
+                verify.yield(.blocks(check.request, listing: configuration.storage != .remote ? check.listing : nil))
             case .checkListing(let check) where configuration.verifies && configuration.storage != .remote:
                 verify.yield(.listing(check))
             case .stitch(let request):
@@ -396,9 +396,10 @@ public final class Worker: Sendable {
         for await task in items {
             if state.withLockedValue({ $0.cancelledJobs.contains(task.jobID) }) { continue }
             let request: VerifyRequest
+            let listing: ListingCheck?
             switch task {
-            case .blocks(let blocks):
-                request = blocks
+            case .blocks(let blocks, let check):
+                (request, listing) = (blocks, check)
             case .listing(let check):
                 // Listed as the scanner listed, nothing written: only the digest goes back.
                 guard let digest = try? await verifyPool.run({ check.scan.listing().report.listingDigest(key0: check.key0, key1: check.key1) })
@@ -406,7 +407,15 @@ public final class Worker: Sendable {
                 endpoint.send(ZMQMessage(WireCodec.encode(.listingChecked(ListingChecked(checkID: check.checkID, digest: digest)))))
                 continue
             }
-            guard let report = try? await verifyPool.run({ VerifyRunner.run(request) }) else { continue }
+            guard let report = try? await verifyPool.run({
+                var report = VerifyRunner.run(request)
+                // The batch's scan listed again, as a `checkListing`'s: its digest rides in the report.
+                if let listing {
+                    let digest = listing.scan.listing().report.listingDigest(key0: listing.key0, key1: listing.key1)
+                    report.listing = ListingChecked(checkID: listing.checkID, digest: digest)
+                }
+                return report
+            }) else { continue }
             // While a slot compresses, its answer is due soon: the report leaves with it, so
             // the coordinator takes both in one wake. Idle, it leaves now.
             let held = state.withLockedValue { state -> Bool in

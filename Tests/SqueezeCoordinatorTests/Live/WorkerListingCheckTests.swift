@@ -8,10 +8,11 @@ import SqueezeZMQ
 import Testing
 
 /// A real worker that sees the storage announces listing checks and answers one with the
-/// digest of the slice as a scan lists it, writing nothing; a remote one announces none.
+/// digest of the slice as a scan lists it, writing nothing, alone or carried in a `verifyBatch`;
+/// a remote one announces none.
 @Suite("Worker: listing checks")
 struct WorkerListingCheckTests {
-    @Test("a shared-storage worker lists the slice, answers its digest and makes no folder; a remote one does not announce listings",
+    @Test("a shared-storage worker lists the slice, answers its digest (alone, and in a verifyBatch's verified) and makes no folder; a remote one does not announce listings",
           arguments: [StorageMode.auto, .remote])
     func answersWithTheDigest(storage: StorageMode) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("listing-\(UInt64.random(in: 1...UInt64.max))").path
@@ -34,6 +35,7 @@ struct WorkerListingCheckTests {
         let worker = Worker(configuration: configuration, context: context)
         let capabilities = NIOLockedValueBox<[String]?>(nil)
         let answers = NIOLockedValueBox<[ListingChecked]>([])
+        let verdicts = NIOLockedValueBox<[VerifyReport]>([])
         let probed = NIOLockedValueBox(false)
         let peer = NIOLockedValueBox<[UInt8]?>(nil)
         await withTaskGroup(of: Void.self) { group in
@@ -43,6 +45,7 @@ struct WorkerListingCheckTests {
                     switch message {
                     case .workerReady(let hello): capabilities.withLockedValue { $0 = hello.capabilities ?? [] }
                     case .listingChecked(let answer): answers.withLockedValue { $0.append(answer) }
+                    case .verified(let report): verdicts.withLockedValue { $0.append(report) }
                     case .probeReply: probed.withLockedValue { $0 = true }
                     default: break
                     }
@@ -55,6 +58,7 @@ struct WorkerListingCheckTests {
             }
             let announced = capabilities.withLockedValue { $0 } ?? []
             #expect(announced.contains(WorkerHello.listingsCapability) == (storage != .remote), "\(announced)")
+            #expect(announced.contains(WorkerHello.batchListingsCapability) == (storage != .remote), "\(announced)")
             raw.send(.checkListing(check), to: routing)
             if storage == .remote {
                 // Dropped with a warning. A remote worker answers a probe as it reads it, so once
@@ -65,6 +69,13 @@ struct WorkerListingCheckTests {
             } else {
                 #expect(await QuietHeartbeatTests.eventually { !answers.withLockedValue { $0 }.isEmpty })
                 #expect(answers.withLockedValue { $0 } == [ListingChecked(checkID: 77, digest: expected.listingDigest(key0: 0x1234, key1: 0x5678))])
+                // The same check in a batch's check (of no files): answered in its verified.
+                var batch = BatchCheck(
+                    checkID: 5, jobID: 1, itemID: 2, attempt: 3, headerLevel: 6, workspace: scan.workspace, root: scan.root, files: [], pieceLengths: [])
+                batch.listing = ListingCheck(checkID: 78, key0: 0x9, key1: 0xA, scan: scan)
+                raw.send(.verifyBatch(batch), to: routing)
+                #expect(await QuietHeartbeatTests.eventually { !verdicts.withLockedValue { $0 }.isEmpty })
+                #expect(verdicts.withLockedValue { $0 }.map(\.listing) == [ListingChecked(checkID: 78, digest: expected.listingDigest(key0: 0x9, key1: 0xA))])
                 #expect(!FileManager.default.fileExists(atPath: folder + "/out"), "a check makes no folder")
             }
             group.cancelAll()
