@@ -137,6 +137,8 @@ extension CoordinatorCore {
     /// Sends a batch's answer to a verifier of another principal that takes batches; with
     /// none, the coordinator checks the batch itself.
     mutating func checkBatch(_ key: ItemKey, worker peer: PeerID, attempt: AttemptID, pieces: [PieceReport]) {
+        // A listing check that waited for this batch and could not ride with it goes alone.
+        defer { releaseDeferredListing(key) }
         guard let compressor = workers[peer]?.principal, jobs[key.job]?.items[key.item]?.files != nil else {
             expandAnswer(key, worker: peer, attempt: attempt, pieces: pieces, verdict: .none, locally: false)
             return
@@ -171,16 +173,18 @@ extension CoordinatorCore {
         else { return false }
         let id = verification.nextCheckID
         verification.nextCheckID += 1
-        var sent = pending
-        sent.verifier = verifier
-        sent.sentAt = now
-        verification.batches[id] = sent
-        verification.checkedByWorkers += 1
         var check = BatchCheck(
             checkID: id, jobID: key.job.value, itemID: key.item.value, attempt: pending.attempt.value, headerLevel: job.request.level,
             workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, files: files.map(\.batchFile), pieceLengths: pending.pieces.map(\.pieceLength))
         check.view = workers[verifier]?.view(for: key.job) ?? .same
         check.memberBlocks = Self.memberBlocks(of: files, job: job)
+        if pending.auditOf == nil { check.listing = listingCheckToRide(with: key, worker: pending.worker, attempt: pending.attempt, to: verifier) }
+        var sent = pending
+        sent.verifier = verifier
+        sent.sentAt = now
+        sent.listingCheck = check.listing?.checkID
+        verification.batches[id] = sent
+        verification.checkedByWorkers += 1
         send(.verifyBatch(check), to: verifier)
         return true
     }
@@ -191,6 +195,7 @@ extension CoordinatorCore {
     mutating func batchVerified(_ report: VerifyReport, pending: PendingBatchCheck, from peer: PeerID) {
         guard answeredByItsVerifier(pending.verifier, report, from: peer) else { return }
         verification.batches.removeValue(forKey: report.checkID)
+        if let listing = pending.listingCheck { ridingListingAnswered(listing, report.listing, from: peer) }
         let key = pending.item
         guard jobs[key.job]?.state == .running else { return }
         let reading = VerdictReading.read(
@@ -233,6 +238,7 @@ extension CoordinatorCore {
         let vouchers = [pending.worker, verifier].compactMap { workers[$0]?.principal }
         var audit = pending
         audit.auditOf = verifier
+        audit.listingCheck = nil
         if vouchers.count == 2, sendBatchCheck(audit, independentOf: vouchers, excluding: [verifier]) {
             verification.auditsByWorkers += 1
             return

@@ -13,6 +13,11 @@ import SqueezeProtocol
 /// names it listed (`ListingGap`): no `stat` but for what is missing, which is planned. A
 /// difference may only be a tree that changed between two readings, so it blames no one. The
 /// job is not scanned until every check is settled and every range listed.
+///
+/// A listing that left files to compress waits for its batch's answer: its check rides in that
+/// batch's `verifyBatch` when the verifier announced `batchListings`, and the digest comes back
+/// in the batch's `verified` (two messages of a scan's round trip fewer). Otherwise, or when the
+/// batch's check will not come, it goes out on its own.
 extension CoordinatorCore {
     /// The `scan` that slice `slice` of job `job` goes out as: to its scanner under `attempt`,
     /// and to whoever checks its listing.
@@ -75,17 +80,86 @@ extension CoordinatorCore {
     /// under a key drawn now; counted on the job until settled. `audits` names the worker
     /// whose agreeing answer this one audits.
     mutating func sendListingCheck(_ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID, to verifier: PeerID, audits: PeerID? = nil) {
-        guard let job = jobs[key.job] else { return }
+        guard let check = openListingCheck(report, slice: slice, item: key, scanner: scanner, to: verifier, audits: audits) else { return }
+        send(.checkListing(check), to: verifier)
+    }
+
+    /// The check of `scanner`'s listing `report` of slice `slice`, under a key drawn now,
+    /// recorded as out with `verifier` and counted on the job until settled (unless `counted`
+    /// already); nil for a job that is gone. The caller sends it.
+    mutating func openListingCheck(
+        _ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID, to verifier: PeerID, audits: PeerID? = nil, counted: Bool = false
+    ) -> ListingCheck? {
+        guard let job = jobs[key.job] else { return nil }
         let id = verification.nextCheckID
         verification.nextCheckID += 1
         let (key0, key1) = (rolls.next(), rolls.next())
         verification.listings[id] = PendingListingCheck(
             item: key, scanner: scanner, slice: slice, sections: report.sections,
             digest: report.listingDigest(key0: key0, key1: key1), verifier: verifier, sentAt: now, audits: audits)
-        jobs[key.job]?.listingChecks += 1
+        if !counted { jobs[key.job]?.listingChecks += 1 }
         metrics.listingChecksByWorkers.increment()
         let scan = scanAssignment(slice, item: key, attempt: AttemptID(0), job: job, scanner: scanner, syncPieces: false)
-        send(.checkListing(ListingCheck(checkID: id, key0: key0, key1: key1, scan: scan)), to: verifier)
+        return ListingCheck(checkID: id, key0: key0, key1: key1, scan: scan)
+    }
+
+    /// Keeps the check of `scanner`'s listing `report` of scan item `key` (attempt `attempt`)
+    /// for its batch's `verifyBatch`; counted on the job from now.
+    mutating func deferListingCheck(_ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID, attempt: AttemptID) {
+        var listing = report
+        listing.result = nil
+        verification.deferredListings[key] = DeferredListingCheck(scanner: scanner, attempt: attempt, slice: slice, report: listing, since: now)
+        jobs[key.job]?.listingChecks += 1
+    }
+
+    /// The deferred listing check of scan item `key`, opened to ride in the `verifyBatch` of
+    /// `worker`'s answer `attempt` that goes to `verifier`: when it is that scanner's answer
+    /// and the verifier may check the listing (it announced `batchListings` and takes the job's
+    /// scans; its principal is already another than the compressor's). Otherwise nil, and the
+    /// check stays deferred.
+    mutating func listingCheckToRide(with key: ItemKey, worker: PeerID, attempt: AttemptID, to verifier: PeerID) -> ListingCheck? {
+        guard let deferred = verification.deferredListings[key], deferred.scanner == worker, deferred.attempt == attempt,
+              let capabilities = workers[verifier]?.hello.capabilities, capabilities.contains(WorkerHello.batchListingsCapability),
+              capabilities.contains(WorkerHello.listingsCapability), takesScans(verifier, job: key.job) else { return nil }
+        verification.deferredListings.removeValue(forKey: key)
+        return openListingCheck(deferred.report, slice: deferred.slice, item: key, scanner: deferred.scanner, to: verifier, counted: true)
+    }
+
+    /// Sends scan item `key`'s deferred listing check on its own, as any (`checkListing`): its
+    /// batch's check went to a verifier that cannot carry it, or will not come.
+    mutating func releaseDeferredListing(_ key: ItemKey) {
+        guard let deferred = verification.deferredListings.removeValue(forKey: key) else { return }
+        jobs[key.job]?.listingChecks -= 1
+        guard jobs[key.job]?.state == .running else { return }
+        checkListing(deferred.report, slice: deferred.slice, item: key, scanner: deferred.scanner)
+        continueScan(key.job)
+    }
+
+    /// The listing check `id` that rode in a `verifyBatch`, answered (or not) in its `verified`
+    /// by `peer`: a digest is taken as a `listingChecked`; none (the verifier could not list
+    /// the slice) has the coordinator list the ranges, as for a verifier that did not answer.
+    mutating func ridingListingAnswered(_ id: UInt64, _ answer: ListingChecked?, from peer: PeerID) {
+        if let answer, answer.checkID == id {
+            listingChecked(answer, from: peer)
+            return
+        }
+        guard let check = verification.listings[id], check.verifier == peer else { return }
+        verification.listings.removeValue(forKey: id)
+        guard jobs[check.item.job]?.state == .running else { return }
+        listRanges(of: check.sections, slice: check.slice, job: check.item.job)
+        settleListingCheck(of: check.item.job)
+    }
+
+    /// Deferred listing checks whose batch's check will not come, go out on their own: their
+    /// scanner left or no longer holds that attempt of the item (its answer was refused, or
+    /// taken as an ordinary bundle's), or the verify deadline passed.
+    mutating func releaseStaleDeferredListings(now: ContinuousClock.Instant, from gone: PeerID?) {
+        let stale = verification.deferredListings.filter { key, deferred in
+            deferred.scanner == gone || now - deferred.since > configuration.verifyDeadline
+                || jobs[key.job]?.attempts[key.item]?[deferred.scanner] != deferred.attempt
+                || scheduler.verdict(key, from: deferred.scanner) != .accepted
+        }
+        for key in stale.keys.sorted(by: { ($0.job.value, $0.item.value) < ($1.job.value, $1.item.value) }) { releaseDeferredListing(key) }
     }
 
     /// The coordinator lists the name ranges `sections` claimed of job `id`'s slice `slice`,
@@ -157,8 +231,9 @@ extension CoordinatorCore {
     }
 
     /// Listing checks whose verifier left, or did not answer in time: the coordinator lists
-    /// their ranges instead.
+    /// their ranges instead. Deferred ones that will not ride go out on their own.
     mutating func takeBackListingChecks(now: ContinuousClock.Instant, from gone: PeerID?) {
+        releaseStaleDeferredListings(now: now, from: gone)
         let overdue = verification.listings.filter { _, check in check.verifier == gone || now - check.sentAt > configuration.verifyDeadline }
         for (id, check) in overdue.sorted(by: { $0.key < $1.key }) {
             verification.listings.removeValue(forKey: id)

@@ -241,7 +241,14 @@ extension CoordinatorCore {
         traces[key.job]?.queued(items.lazy.map(\.id), at: micros)
         let window = self.window(for: job)
         jobs[key.job] = job
-        if checksResults(of: key.job) { checkListing(report, slice: slice, item: key, scanner: peer) }
+        if checksResults(of: key.job) {
+            // A listing with files to compress is checked with their batch, in one round trip.
+            if small.isEmpty {
+                checkListing(report, slice: slice, item: key, scanner: peer)
+            } else {
+                deferListingCheck(report, slice: slice, item: key, scanner: peer, attempt: given)
+            }
+        }
         // Scans go before the items already waiting: they find the rest of the work.
         scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) }, urgent: scans)
         if let result = report.result {

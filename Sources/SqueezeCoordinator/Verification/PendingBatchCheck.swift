@@ -15,4 +15,6 @@ struct PendingBatchCheck: Sendable {
     var sentAt: ContinuousClock.Instant
     /// For an audit: the verifier whose good verdict this check audits (nil for a first check).
     var auditOf: PeerID? = nil
+    /// The listing check of the batch's scan that rode in its `verifyBatch`, by check id.
+    var listingCheck: UInt64? = nil
 }

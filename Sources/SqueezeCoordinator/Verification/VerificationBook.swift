@@ -17,6 +17,8 @@ struct VerificationBook: Sendable {
     var segments: [UInt64: PendingSegmentCheck] = [:]
     /// Checks of listings by workers, out with verifying workers or here, by check id.
     var listings: [UInt64: PendingListingCheck] = [:]
+    /// Checks of listings waiting for their batch's `verifyBatch`, by scan item.
+    var deferredListings: [ItemKey: DeferredListingCheck] = [:]
     /// Checks waiting to leave with the next message to their verifier.
     var outgoing = OutgoingChecks()
     var nextCheckID: UInt64 = 1
@@ -66,7 +68,7 @@ struct VerificationBook: Sendable {
     }
 
     /// Whether any check is out with a verifier (or, for listings, here).
-    var hasChecksOut: Bool { !pending.isEmpty || !batches.isEmpty || !segments.isEmpty || !listings.isEmpty }
+    var hasChecksOut: Bool { !pending.isEmpty || !batches.isEmpty || !segments.isEmpty || !listings.isEmpty || !deferredListings.isEmpty }
 
     /// Checks `verifier` has not answered yet.
     func pendingCount(of verifier: PeerID) -> Int {

@@ -18,7 +18,8 @@ struct ScanScenarioTests {
     /// and `b` registered (taking scans unless `scans` is false, listing checks with
     /// `listings`, whole files with `wholeFiles`) as processes `pids`.
     static func slicedJob(
-        scans: Bool = true, listings: Bool = false, wholeFiles: Bool = false, verify: Bool = false, pids: (Int32, Int32) = (1, 2),
+        scans: Bool = true, listings: Bool = false, batchListings: Bool = false, wholeFiles: Bool = false, verify: Bool = false,
+        pids: (Int32, Int32) = (1, 2),
         metrics: any MetricsFactory = NOOPMetricsHandler.instance, _ configure: (inout CoordinatorConfiguration) -> Void = { _ in }
     ) throws -> (harness: CoreHarness, job: JobID, started: [CoordinatorEffect]) {
         var configuration = CoreHarness.configuration()
@@ -29,7 +30,7 @@ struct ScanScenarioTests {
         configure(&configuration)
         var harness = CoreHarness(configuration, rolls: FixedRolls(value: 1), metrics: metrics)
         let capabilities = (scans ? Self.capabilities : BatchScenarioTests.capabilities) + (listings ? [WorkerHello.listingsCapability] : [])
-            + (wholeFiles ? [WorkerHello.wholeFilesCapability] : [])
+            + (batchListings ? [WorkerHello.batchListingsCapability] : []) + (wholeFiles ? [WorkerHello.wholeFilesCapability] : [])
         harness.register(a, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.0)
         harness.register(b, slots: 4, storage: .shared, capabilities: capabilities, pid: pids.1)
         let (job, started) = try harness.startJob(sizes: [100], verify: verify, sliced: true) { source in
