@@ -85,10 +85,11 @@ extension CoordinatorCore {
     }
 
     /// The check of `scanner`'s listing `report` of slice `slice`, under a key drawn now,
-    /// recorded as out with `verifier` and counted on the job until settled (unless `counted`
-    /// already); nil for a job that is gone. The caller sends it.
+    /// recorded as out with `verifier` and counted on the job until settled (unless `riding`: a
+    /// deferred check, counted already, that goes in its batch's `verifyBatch`); nil for a job
+    /// that is gone. The caller sends it.
     mutating func openListingCheck(
-        _ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID, to verifier: PeerID, audits: PeerID? = nil, counted: Bool = false
+        _ report: ScanReport, slice: ScanSlice, item key: ItemKey, scanner: PeerID, to verifier: PeerID, audits: PeerID? = nil, riding: Bool = false
     ) -> ListingCheck? {
         guard let job = jobs[key.job] else { return nil }
         let id = verification.nextCheckID
@@ -97,8 +98,12 @@ extension CoordinatorCore {
         verification.listings[id] = PendingListingCheck(
             item: key, scanner: scanner, slice: slice, sections: report.sections,
             digest: report.listingDigest(key0: key0, key1: key1), verifier: verifier, sentAt: now, audits: audits)
-        if !counted { jobs[key.job]?.listingChecks += 1 }
-        metrics.listingChecksByWorkers.increment()
+        if riding {
+            metrics.listingChecksWithBatches.increment()
+        } else {
+            jobs[key.job]?.listingChecks += 1
+            metrics.listingChecksByWorkers.increment()
+        }
         let scan = scanAssignment(slice, item: key, attempt: AttemptID(0), job: job, scanner: scanner, syncPieces: false)
         return ListingCheck(checkID: id, key0: key0, key1: key1, scan: scan)
     }
@@ -122,7 +127,7 @@ extension CoordinatorCore {
               let capabilities = workers[verifier]?.hello.capabilities, capabilities.contains(WorkerHello.batchListingsCapability),
               capabilities.contains(WorkerHello.listingsCapability), takesScans(verifier, job: key.job) else { return nil }
         verification.deferredListings.removeValue(forKey: key)
-        return openListingCheck(deferred.report, slice: deferred.slice, item: key, scanner: deferred.scanner, to: verifier, counted: true)
+        return openListingCheck(deferred.report, slice: deferred.slice, item: key, scanner: deferred.scanner, to: verifier, riding: true)
     }
 
     /// Sends scan item `key`'s deferred listing check on its own, as any (`checkListing`): its

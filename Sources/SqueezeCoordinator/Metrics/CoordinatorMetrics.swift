@@ -38,7 +38,7 @@ public struct CoordinatorMetrics: Sendable {
     let scansByWorkers: Counter, scansLocal: Counter, scansRefused: Counter
     /// Listings by workers checked by a worker of another principal, and here; digests that
     /// differed; and entries the coordinator found in ranges a listing claimed and left out.
-    let listingChecksByWorkers: Counter, listingChecksLocal: Counter, listingDifferences: Counter, listingLeftOut: Counter
+    let listingChecksByWorkers: Counter, listingChecksWithBatches: Counter, listingChecksLocal: Counter, listingDifferences: Counter, listingLeftOut: Counter
     /// Batches turned into ordinary bundles (`JobRecord.expand`): handled file by file.
     let batchesExpanded: Counter
     /// Answers dropped because their item was answered already or their job had ended.
@@ -96,6 +96,7 @@ public struct CoordinatorMetrics: Sendable {
         scansLocal = Counter(label: "squeeze_scans_total", dimensions: [("by", "coordinator")], factory: factory)
         scansRefused = Counter(label: "squeeze_scans_refused_total", factory: factory)
         listingChecksByWorkers = Counter(label: "squeeze_listing_checks_total", dimensions: [("by", "worker")], factory: factory)
+        listingChecksWithBatches = Counter(label: "squeeze_listing_checks_total", dimensions: [("by", "batch")], factory: factory)
         listingChecksLocal = Counter(label: "squeeze_listing_checks_total", dimensions: [("by", "coordinator")], factory: factory)
         listingDifferences = Counter(label: "squeeze_listing_differences_total", factory: factory)
         listingLeftOut = Counter(label: "squeeze_listing_left_out_total", factory: factory)

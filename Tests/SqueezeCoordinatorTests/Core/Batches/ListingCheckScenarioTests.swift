@@ -89,6 +89,7 @@ struct ListingCheckScenarioTests {
         #expect(harness.core.jobs[job]?.scansOutstanding == outstanding, "nothing more to list")
         #expect(Self.gaps(in: settled).isEmpty)
         #expect(metrics.total("squeeze_listing_checks_total") == 1 && metrics.total("squeeze_listing_differences_total") == 0)
+        #expect(metrics.total("squeeze_listing_checks_total", [("by", "worker")]) == 1, "alone: the verifier does not take them with batches")
     }
 
     @Test("a scanner that leaves a file out: the digests differ, and the coordinator lists the slice's range and plans only that file")

@@ -59,8 +59,12 @@ struct RidingListingCheckScenarioTests {
         defer { harness.cleanUp() }
         #expect(Self.listingChecks(in: listed).isEmpty, "no checkListing of its own")
         #expect(harness.core.jobs[job]?.listingChecks == 1 && harness.core.jobs[job]?.scanComplete == false, "counted from the scanned on")
+        // Ticks while the batch compresses leave the check waiting for it.
+        for peer in [a, b] { harness.handle(.workerMessage(.heartbeat, from: peer, origin: nil), at: .seconds(2)) }
+        #expect(Self.listingChecks(in: harness.handle(.tick, at: .seconds(2))).isEmpty)
+        #expect(harness.core.verification.deferredListings.count == 1)
 
-        let answered = harness.handle(Self.pieces(of: sub.scan, from: sub.peer), at: .milliseconds(2))
+        let answered = harness.handle(Self.pieces(of: sub.scan, from: sub.peer), at: .seconds(3))
         #expect(Self.listingChecks(in: answered).isEmpty)
         let sent = try #require(Self.batchChecks(in: answered).first)
         #expect(sent.peer != sub.peer)
@@ -72,11 +76,12 @@ struct RidingListingCheckScenarioTests {
 
         let truth = listing.scan.listing().report.listingDigest(key0: listing.key0, key1: listing.key1)
         let settled = harness.handle(Self.verified(sent.check, listing: ListingChecked(checkID: listing.checkID, digest: truth), from: sent.peer),
-                                     at: .milliseconds(3))
+                                     at: .seconds(4))
         #expect(harness.core.jobs[job]?.listingChecks == 0)
         #expect(Self.gaps(in: settled).isEmpty)
         #expect(settled.sent.contains { if case .publish = $0.message { true } else { false } }, "the batch is granted")
         #expect(metrics.total("squeeze_listing_checks_total") == 1 && metrics.total("squeeze_listing_differences_total") == 0)
+        #expect(metrics.total("squeeze_listing_checks_total", [("by", "batch")]) == 1)
     }
 
     @Test("a differing digest, or a verified with none, has the coordinator list the slice's ranges; the batch is still granted",
