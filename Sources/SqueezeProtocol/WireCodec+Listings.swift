@@ -15,6 +15,12 @@ extension WireCodec {
         return writer.bytes
     }
 
+    /// A listing check's two frames, in a `checkListing` or riding in a `verifyBatch`: its
+    /// table, then the slice's `scan` table.
+    static func listingCheckFrames(_ check: ListingCheck) -> [ZMQFrame] {
+        [ZMQFrame(encodeListingCheck(check)), ZMQFrame(encodeScan(check.scan))]
+    }
+
     /// A `checkListing`: its table, then a `scan` table held to the same rules as a `scan`'s.
     static func listingCheck(_ parts: [ZMQFrame]) throws(ProtocolError) -> ListingCheck {
         guard parts.count == 2 else { throw .frameCount(expected: 3, actual: parts.count + 1) }

@@ -46,12 +46,10 @@ public enum WireCodec {
         case .publish(let grant): return [header, ZMQFrame(encodePublish(grant))]
         case .published(let report): return [header, ZMQFrame(encodePublished(report))]
         case .batch(let batch): return [header, ZMQFrame(encodeBatch(batch))]
-        case .verifyBatch(let check):
-            let listing = check.listing.map { [ZMQFrame(encodeListingCheck($0)), ZMQFrame(encodeScan($0.scan))] } ?? []
-            return [header, ZMQFrame(encodeBatchCheck(check))] + listing
+        case .verifyBatch(let check): return [header, ZMQFrame(encodeBatchCheck(check))] + (check.listing.map(listingCheckFrames) ?? [])
         case .scan(let scan): return [header, ZMQFrame(encodeScan(scan))]
         case .scanned(let report): return [header, ZMQFrame(encodeScanned(report))] + (report.result.map { [ZMQFrame(encodeRef($0))] } ?? [])
-        case .checkListing(let check): return [header, ZMQFrame(encodeListingCheck(check)), ZMQFrame(encodeScan(check.scan))]
+        case .checkListing(let check): return [header] + listingCheckFrames(check)
         case .listingChecked(let answer): return [header, ZMQFrame(encodeListingChecked(answer))]
         case .verify(let request): return [header] + encodeVerify(request)
         case .verified(let report): return [header, ZMQFrame(encodeVerified(report))] + (report.listing.map { [ZMQFrame(encodeListingChecked($0))] } ?? [])

@@ -402,18 +402,14 @@ public final class Worker: Sendable {
                 (request, listing) = (blocks, check)
             case .listing(let check):
                 // Listed as the scanner listed, nothing written: only the digest goes back.
-                guard let digest = try? await verifyPool.run({ check.scan.listing().report.listingDigest(key0: check.key0, key1: check.key1) })
-                else { continue }
-                endpoint.send(ZMQMessage(WireCodec.encode(.listingChecked(ListingChecked(checkID: check.checkID, digest: digest)))))
+                guard let answer = try? await verifyPool.run({ check.answer() }) else { continue }
+                endpoint.send(ZMQMessage(WireCodec.encode(.listingChecked(answer))))
                 continue
             }
             guard let report = try? await verifyPool.run({
                 var report = VerifyRunner.run(request)
                 // The batch's scan listed again, as a `checkListing`'s: its digest rides in the report.
-                if let listing {
-                    let digest = listing.scan.listing().report.listingDigest(key0: listing.key0, key1: listing.key1)
-                    report.listing = ListingChecked(checkID: listing.checkID, digest: digest)
-                }
+                report.listing = listing?.answer()
                 return report
             }) else { continue }
             // While a slot compresses, its answer is due soon: the report leaves with it, so
