@@ -26,7 +26,7 @@ extension CoordinatorCore {
         var scan = ScanAssignment(
             jobID: item.job.value, itemID: item.item.value, attempt: attempt.value, setting: job.setting, headerLevel: job.request.level,
             syncPieces: syncPieces, smallFileBytes: batching.smallFileBytes,
-            maxEntries: min(max(1, configuration.scanBatchFiles), ProtocolLimits.maxBlocksPerItem), maxSmallBytes: UInt64(scanBytes),
+            maxEntries: sliceEntries, maxSmallBytes: UInt64(scanBytes),
             workspace: job.workspace.path.bytes, root: job.sourceRoot.bytes, destination: job.destination.bytes,
             directory: slice.directory.bytes, after: slice.after ?? [], exclude: job.walkExclude?.bytes ?? [])
         scan.more = slice.more.map(\.bytes)

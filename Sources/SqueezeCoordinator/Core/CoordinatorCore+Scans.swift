@@ -55,6 +55,12 @@ extension CoordinatorCore {
         return min(overflow ? Int.max : scaled, ProtocolLimits.maxItemBytes - ProtocolLimits.maxBlockSize)
     }
 
+    /// Entries of a kind a slice stops at, a worker's or the coordinator's own listing of one:
+    /// `scanSliceFiles`, within what a `scan` may ask for.
+    var sliceEntries: Int {
+        min(max(1, configuration.scanSliceFiles), ProtocolLimits.maxBlocksPerItem)
+    }
+
     /// Sends an assigned scan item as one `scan` when its worker takes scans; any other
     /// worker's, the coordinator lists itself. Returns false for an item that is not a scan.
     mutating func dispatchScan(_ assignment: Assignment) -> Bool {
@@ -144,7 +150,7 @@ extension CoordinatorCore {
             job: id, walker: nil, slice: slice, exclude: job.walkExclude,
             context: JobPreparer.BatchContext(
                 sourceRoot: job.sourceRoot, destination: job.destination, force: job.request.force,
-                blockSize: job.planner.blockSize, batchFiles: configuration.scanBatchFiles, earlier: nil),
+                blockSize: job.planner.blockSize, batchFiles: sliceEntries, earlier: nil),
             firstIndex: 0, lastCreatedFolder: nil)))
     }
 

@@ -123,6 +123,33 @@ struct ScanScenarioTests {
         #expect(check.scan.maxSmallBytes == expected)
     }
 
+    @Test("a slice stops at scanSliceFiles entries of a kind, whatever the walk's step: a worker's scan, its listing check, and the coordinator's own listing of a slice; never more than a scan may ask for", arguments: [nil, 3, 1 << 40])
+    func sliceEntriesFollowTheirOwnLimit(files: Int?) throws {
+        // The walk's step stays 2 (slicedJob's scanBatchFiles), whatever the slices take.
+        let expected = files.map { min($0, ProtocolLimits.maxBlocksPerItem) } ?? 8192
+        var (harness, _, started) = try Self.slicedJob(listings: true, verify: true) { configuration in
+            if let files { configuration.scanSliceFiles = files }
+        }
+        defer { harness.cleanUp() }
+        #expect(harness.core.configuration.scanBatchFiles == 2)
+        let scans = Self.scans(in: started)
+        #expect(!scans.isEmpty && scans.allSatisfy { $0.scan.maxEntries == expected })
+        let sub = try #require(scans.first)
+        var report = sub.scan.listing().report
+        report.result = RefResult(jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
+                                  pieces: report.sections.flatMap(\.smallFiles).map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
+        let listed = harness.handle(.workerMessage(.scanned(report), from: sub.peer, origin: nil), at: .milliseconds(1))
+        let check = try #require(listed.sent.compactMap { if case .checkListing(let check) = $0.message { check } else { nil } }.first)
+        #expect(check.scan.maxEntries == expected)
+
+        let (local, _, localStarted) = try Self.slicedJob(scans: false) { configuration in
+            if let files { configuration.scanSliceFiles = files }
+        }
+        defer { local.cleanUp() }
+        let requests = localStarted.compactMap { if case .scan(let request) = $0 { request } else { nil } }
+        #expect(!requests.isEmpty && requests.allSatisfy { $0.slice != nil && $0.context.batchFiles == expected })
+    }
+
     @Test("a listing that breaks its slice's rules is refused and counted, and the slice goes to another worker")
     func brokenListingIsRefused() throws {
         var (harness, job, started) = try Self.slicedJob()
