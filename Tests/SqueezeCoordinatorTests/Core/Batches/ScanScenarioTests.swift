@@ -46,6 +46,16 @@ struct ScanScenarioTests {
         effects.sent.compactMap { if case .scan(let scan) = $0.message { (scan, $0.peer) } else { nil } }
     }
 
+    /// The `checkListing` that `sub`'s worker's own listing of its slice (`ScanAssignment.listing`,
+    /// a good piece for each small file) sends out.
+    static func listingCheck(after sub: (scan: ScanAssignment, peer: PeerID), in harness: inout CoreHarness) throws -> ListingCheck {
+        var report = sub.scan.listing().report
+        report.result = RefResult(jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
+                                  pieces: report.sections.flatMap(\.smallFiles).map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
+        let listed = harness.handle(.workerMessage(.scanned(report), from: sub.peer, origin: nil), at: .milliseconds(1))
+        return try #require(listed.sent.compactMap { if case .checkListing(let check) = $0.message { check } else { nil } }.first)
+    }
+
     static func file(_ name: String, size: UInt64) -> BatchFile {
         BatchFile(relativePath: Array(name.utf8), size: size, modifiedSeconds: 5, modifiedNanoseconds: 6, inode: 7, permissions: 0o644)
     }
@@ -115,11 +125,7 @@ struct ScanScenarioTests {
         let scans = Self.scans(in: started)
         #expect(!scans.isEmpty && scans.allSatisfy { $0.scan.maxSmallBytes == expected })
         let sub = try #require(scans.first)
-        var report = sub.scan.listing().report
-        report.result = RefResult(jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
-                                  pieces: report.sections.flatMap(\.smallFiles).map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
-        let listed = harness.handle(.workerMessage(.scanned(report), from: sub.peer, origin: nil), at: .milliseconds(1))
-        let check = try #require(listed.sent.compactMap { if case .checkListing(let check) = $0.message { check } else { nil } }.first)
+        let check = try Self.listingCheck(after: sub, in: &harness)
         #expect(check.scan.maxSmallBytes == expected)
     }
 
@@ -135,11 +141,7 @@ struct ScanScenarioTests {
         let scans = Self.scans(in: started)
         #expect(!scans.isEmpty && scans.allSatisfy { $0.scan.maxEntries == expected })
         let sub = try #require(scans.first)
-        var report = sub.scan.listing().report
-        report.result = RefResult(jobID: sub.scan.jobID, itemID: sub.scan.itemID, attempt: sub.scan.attempt,
-                                  pieces: report.sections.flatMap(\.smallFiles).map { PieceReport(crc: 7, rawLength: Int($0.size), pieceLength: 100) })
-        let listed = harness.handle(.workerMessage(.scanned(report), from: sub.peer, origin: nil), at: .milliseconds(1))
-        let check = try #require(listed.sent.compactMap { if case .checkListing(let check) = $0.message { check } else { nil } }.first)
+        let check = try Self.listingCheck(after: sub, in: &harness)
         #expect(check.scan.maxEntries == expected)
 
         let (local, _, localStarted) = try Self.slicedJob(scans: false) { configuration in
