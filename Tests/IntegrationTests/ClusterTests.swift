@@ -138,9 +138,12 @@ struct ClusterTests {
     @Test("two clients at once: both jobs complete and share the workers")
     func twoClients() throws {
         let tree = try TestTree()
-        try TestCorpus.make(at: tree.path("data/a"), files: 16, bytesPerFile: 4 << 20, seed: 1)
-        try TestCorpus.make(at: tree.path("data/b"), files: 16, bytesPerFile: 4 << 20, seed: 2)
-        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        try TestCorpus.make(at: tree.path("data/a"), files: 24, bytesPerFile: 4 << 20, seed: 1)
+        try TestCorpus.make(at: tree.path("data/b"), files: 24, bytesPerFile: 4 << 20, seed: 2)
+        // Batches of four 1 MiB items' bytes: one file each, so each job is 24 batches over the four
+        // slots and both show progress while both run. With the default (16 MiB) each job was one
+        // round of batches ending at nearly the same moment, and a poll could miss the overlap.
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2, coordinatorArguments: ["--item-size", "1M"])
         let first = try cluster.submit("submit-a", ["a", "--json"])
         let second = try cluster.submit("submit-b", ["b", "--json"])
         var sharedAtOnce = false
@@ -149,13 +152,13 @@ struct ClusterTests {
                jobs.allSatisfy({ $0.bytesDone > 0 }) {
                 sharedAtOnce = true
             }
-            usleep(200_000)
+            usleep(50_000)
         }
         #expect(first.wait(timeout: 1) == 0, "\(first.stderr)")
         #expect(second.wait(timeout: 1) == 0, "\(second.stderr)")
         #expect(sharedAtOnce, "the two jobs never progressed at the same time")
-        #expect(try TreeCheck.verify(source: tree.path("data/a"), destination: tree.path("data/a.squeezed")) == 16)
-        #expect(try TreeCheck.verify(source: tree.path("data/b"), destination: tree.path("data/b.squeezed")) == 16)
+        #expect(try TreeCheck.verify(source: tree.path("data/a"), destination: tree.path("data/a.squeezed")) == 24)
+        #expect(try TreeCheck.verify(source: tree.path("data/b"), destination: tree.path("data/b.squeezed")) == 24)
         let status = try cluster.status()
         #expect(status.jobs.filter { $0.state == .completed }.count == 2)
         #expect(status.workers.allSatisfy { $0.itemsDone > 0 })
