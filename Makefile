@@ -72,7 +72,7 @@ test: deps pydeps release
 
 # The coordinator's live page in headless Chromium while a real job runs (Tests/browser): the
 # workers, the job and a percentage that moves; the screenshot is kept in .build/test-artefacts.
-# About 30 s after the build; CI runs it after make test.
+# About a minute after the release build; CI runs it after make test.
 test-browser: deps release
 	$(call apt_install,$(BROWSER_PACKAGES))
 	SQUEEZE_BIN=$(RELEASE_BIN) bash Tests/browser/run.sh

@@ -5,7 +5,7 @@
 # (Tests/browser/dashboard_test.py). Every process it starts is killed by pid on exit.
 # The screenshot is kept: $SQUEEZE_ARTEFACTS/dashboard.png (default .build/test-artefacts).
 set -euo pipefail
-bin=${SQUEEZE_BIN:-.build/debug/squeeze}
+bin=${SQUEEZE_BIN:-.build/release/squeeze}
 artefacts=${SQUEEZE_ARTEFACTS:-.build/test-artefacts}
 mkdir -p "$artefacts"
 work=$(mktemp -d)
