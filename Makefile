@@ -33,8 +33,22 @@ build: deps
 RELEASE_FLAGS := -c release --static-swift-stdlib
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)/squeeze
 
-release: deps
+# The build runs again only when a source, the manifest or the pins changed since the last
+# one: a build with nothing to do still takes about 48 s here (SwiftPM compiles Hummingbird's
+# two modules again every time), and CI's later targets all depend on this one.
+RELEASE_STAMP := .build/release.stamp
+RELEASE_INPUTS := Package.swift $(wildcard Package.resolved) $(shell find Sources -type f 2>/dev/null)
+
+# A binary removed by hand is built again.
+ifeq ($(wildcard .build/release/squeeze),)
+$(shell rm -f $(RELEASE_STAMP))
+endif
+
+release: deps $(RELEASE_STAMP)
+
+$(RELEASE_STAMP): $(RELEASE_INPUTS) | deps
 	$(SWIFT) build $(RELEASE_FLAGS)
+	@touch $@
 
 # Python tools the tests read squeeze's indexes with (rapidgzip, indexed_gzip), from PyPI into
 # a virtual environment under .build, installed only when missing.
