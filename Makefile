@@ -66,12 +66,12 @@ pydeps: deps
 # the drop-in's streams) start no cluster and time nothing, so they run in parallel: on two cores
 # that halves them. Everything else runs after, each test alone in its shard, so a cluster
 # test's processes and a test that times heartbeats and sockets compete with one other test at
-# most. Two shards run side by side: the serial tests keep a core busy about half the time
-# (556 CPU-s in 567 s measured), so together they take 334 s instead of 567. A shard is the test
-# bundle run directly, because two `swift test` runs on one .build wait for each other (SwiftPM
-# locks it). SERIAL_SHARD names the suites of the first shard, chosen so both take about as long;
-# every other suite, new ones too, runs in the second. Each line of their output starts with its
-# shard's number.
+# most. Two shards run side by side: run one at a time, those tests kept one core of two busy
+# (556 CPU-s in 583 s measured), so together they take about 340 s instead of 570. A shard is
+# the test bundle run directly, because two `swift test` runs on one .build wait for each
+# other (SwiftPM locks it). SERIAL_SHARD names the suites of the first shard, chosen so both
+# take about as long; every other suite, new ones too, runs in the second. Each line of their
+# output starts with its shard's number.
 # The integration tests start the release binary, the one users install and compose packs:
 # what runs is what ships, the serial tests take about 90 s less than with the debug binary
 # (551 s against 642), and in CI the install, compose and kube targets reuse the build. So the
@@ -83,7 +83,19 @@ SERIAL_SHARD := [./](ClusterTests|CompressResumeTests|ManyFilesTests|NetworkPart
 
 test: deps pydeps release
 	$(SWIFT) build --product SqueezePackageTests
-	@rm -f .build/test.status .build/test-shard-*.status; { status=0; export SQUEEZE_BIN=$(RELEASE_BIN) NO_COLOR=1; 	  bundle="$$($(SWIFT) build --show-bin-path)/SqueezePackageTests.xctest"; 	  $(SWIFT) test --skip-build --filter '$(PARALLEL_SUITES)' || status=1; 	  { "$$bundle" --testing-library swift-testing --no-parallel --filter '$(SERIAL_SHARD)'; 	    echo $$? > .build/test-shard-1.status; } 2>&1 | sed -u 's/^/[1] /' & 	  { "$$bundle" --testing-library swift-testing --no-parallel --skip '$(PARALLEL_SUITES)' --skip '$(SERIAL_SHARD)'; 	    echo $$? > .build/test-shard-2.status; } 2>&1 | sed -u 's/^/[2] /' & 	  wait; 	  for shard in 1 2; do [ "$$(cat .build/test-shard-$$shard.status 2>/dev/null)" = 0 ] || status=1; done; 	  echo $$status > .build/test.status; } 2>&1 | tee .build/test.log; 	status=$$(cat .build/test.status); 	if [ "$$status" -ne 0 ]; then echo "--- what failed (the whole log: .build/test.log) ---"; grep -aE "recorded an issue|Fatal error|error:" .build/test.log | tail -18; fi; 	exit $$status
+	@rm -f .build/test.status .build/test-shard-*.status; { status=0; export SQUEEZE_BIN=$(RELEASE_BIN) NO_COLOR=1; \
+	  bundle="$$($(SWIFT) build --show-bin-path)/SqueezePackageTests.xctest"; \
+	  $(SWIFT) test --skip-build --filter '$(PARALLEL_SUITES)' || status=1; \
+	  { "$$bundle" --testing-library swift-testing --no-parallel --filter '$(SERIAL_SHARD)'; \
+	    echo $$? > .build/test-shard-1.status; } 2>&1 | sed -u 's/^/[1] /' & \
+	  { "$$bundle" --testing-library swift-testing --no-parallel --skip '$(PARALLEL_SUITES)' --skip '$(SERIAL_SHARD)'; \
+	    echo $$? > .build/test-shard-2.status; } 2>&1 | sed -u 's/^/[2] /' & \
+	  wait; \
+	  for shard in 1 2; do [ "$$(cat .build/test-shard-$$shard.status 2>/dev/null)" = 0 ] || status=1; done; \
+	  echo $$status > .build/test.status; } 2>&1 | tee .build/test.log; \
+	status=$$(cat .build/test.status); \
+	if [ "$$status" -ne 0 ]; then echo "--- what failed (the whole log: .build/test.log) ---"; grep -aE "recorded an issue|Fatal error|error:" .build/test.log | tail -18; fi; \
+	exit $$status
 
 # The coordinator's live page in headless Chromium while a real job runs (Tests/browser): the
 # workers, the job and a percentage that moves; the screenshot is kept in .build/test-artefacts.
