@@ -16,8 +16,6 @@ public final class ZMQEndpoint: Sendable {
         var outbox = Deque<ZMQMessage>()
         var stopping = false
         var lastSend: ContinuousClock.Instant = .now
-        /// Off until `startReceiving` for an endpoint with a handler.
-        var receiving: Bool
     }
 
     /// What the loop's thread alone touches: the socket, its poll items, the clock, and (with a
@@ -45,7 +43,7 @@ public final class ZMQEndpoint: Sendable {
     /// Empty for an endpoint with a handler.
     public var events: ZMQEvents { ZMQEvents(inbox: inbox) }
     private let inbox: ZMQInbox
-    private let state: NIOLockedValueBox<State>
+    private let state = NIOLockedValueBox(State())
     private let requests = PendingRequests()
     private let loop: ZMQLoop
     private let configuration: ZMQEndpointConfiguration
@@ -61,7 +59,6 @@ public final class ZMQEndpoint: Sendable {
         self.configuration = configuration
         self.loop = loop
         self.handler = handler
-        state = NIOLockedValueBox(State(receiving: handler == nil))
         session = LoopConfined(nil, on: loop)
         let wakeup = loop.wakeup
         inbox = ZMQInbox(maxEvents: configuration.inboxMessages, maxBytes: configuration.inboxBytes) { wakeup.signal() }
@@ -82,9 +79,7 @@ public final class ZMQEndpoint: Sendable {
 
     /// Starts the endpoint on `loop`, whose thread creates the socket and from then on polls it
     /// between the loop's jobs; `handler` gets each event there, in line (`events` stays empty),
-    /// never while it or a job of the loop runs. It receives nothing until `startReceiving()`,
-    /// so an owner still setting up (binding first, to learn its addresses) misses no event:
-    /// what peers send meanwhile waits in libzmq. One endpoint per loop.
+    /// never while it or a job of the loop runs. One endpoint per loop.
     public static func start(
         context: ZMQContext, configuration: ZMQEndpointConfiguration, on loop: ZMQLoop,
         handler: @escaping @Sendable (ZMQEndpointEvent) -> Void
@@ -138,12 +133,6 @@ public final class ZMQEndpoint: Sendable {
             deliver(message, in: &open)
             return true
         }
-    }
-
-    /// Lets an endpoint with a handler receive: until then incoming messages wait in libzmq.
-    public func startReceiving() {
-        state.withLockedValue { $0.receiving = true }
-        loop.wakeup.signal()
     }
 
     /// When `send` last queued a message (the start, before any): a peer that heard from
@@ -278,8 +267,8 @@ public final class ZMQEndpoint: Sendable {
 
     /// Polls and delivers the outbox; false when the endpoint stops or the context goes away.
     private func poll(_ session: inout Session, mayBlock: Bool) -> Bool {
-        // A full inbox, or an owner not ready yet: leave incoming messages in libzmq.
-        session.items[0].events = canReceive ? Int16(ZMQ_POLLIN) : 0
+        // A full inbox: leave incoming messages in libzmq until the reader makes room.
+        session.items[0].events = inbox.hasRoom ? Int16(ZMQ_POLLIN) : 0
         let timeout = mayBlock ? pollTimeout(nextTick: session.clock?.deadline) : 0
         let rc = squeeze_zmq_poll(&session.items, Int32(session.items.count), timeout)
         if rc < 0 {
@@ -331,14 +320,9 @@ public final class ZMQEndpoint: Sendable {
         }
     }
 
-    /// Whether a message may be received now: the owner is ready and the inbox has room.
-    private var canReceive: Bool {
-        state.withLockedValue { $0.receiving } && inbox.hasRoom
-    }
-
     /// Receives one message, if one waits and the inbox has room; false when none was taken.
     private func receiveOne(into session: inout Session) -> Bool {
-        guard canReceive, let incoming = try? session.socket.receive(within: configuration.receiveLimit) else { return false }
+        guard inbox.hasRoom, let incoming = try? session.socket.receive(within: configuration.receiveLimit) else { return false }
         switch incoming {
         case .message(let message):
             if let answer = configuration.reflex?(message) { deliver(answer, in: &session) }

@@ -69,9 +69,6 @@ extension Coordinator {
             endpoint: endpoint, clientEndpoint: clientEndpoint, dispatches: dispatchQueue, scans: scanQueue,
             writers: writers.map(\.0), checks: checkQueue, journal: journalQueue)
         await started(outbox)
-        // Only now, with the effects' outbox in place: a worker's hello handled before would
-        // have its welcome dropped.
-        endpoint.startReceiving()
         do {
             try await resumeJournaledJobs()
         } catch {
