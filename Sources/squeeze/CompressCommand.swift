@@ -123,12 +123,7 @@ struct CompressCommand: AsyncParsableCommand {
     private func run(
         _ request: JobRequest, settings: CoordinatorConfiguration, resuming earlier: JournalJob?, trace: TraceOutput?, context: ZMQContext
     ) async -> Result<JobSummary?, any Error> {
-        let coordinator: Coordinator
-        do {
-            coordinator = try Coordinator(configuration: settings, context: context)
-        } catch {
-            return .failure(error)
-        }
+        let coordinator = Coordinator(configuration: settings, context: context)
         let address = "inproc://squeeze-workers"
         let mode = OutputMode.choose(json: json)
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)

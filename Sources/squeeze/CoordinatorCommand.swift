@@ -150,7 +150,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
         let relayMiB = settings.relayBudgetBytes >> 20
         try await ZMQRuntime.run { context in
-            let coordinator = try Coordinator(configuration: settings, context: context, logger: logger)
+            let coordinator = Coordinator(configuration: settings, context: context, logger: logger)
             let service = CoordinatorService(
                 coordinator: coordinator, workerEndpoints: [workersListen], clientEndpoints: [listen]
             ) { bound in

@@ -29,7 +29,6 @@ extension Coordinator {
         let clientEndpoint: ZMQEndpoint?
         do {
             let curve = configuration.security?.endpointOptions(domain: "workers")
-            // On the actor's own loop: its events are handled in line, on the thread that polls.
             endpoint = try await ZMQEndpoint.start(context: context, configuration: ZMQEndpointConfiguration(
                 name: "workers",
                 type: .router,
@@ -43,11 +42,7 @@ extension Coordinator {
                 handshakeFailures: curve?.handshakeFailures,
                 tickInterval: TickCadence.interval(heartbeat: configuration.heartbeatInterval, progress: configuration.progressInterval),
                 reflex: HeartbeatReflex.answer,
-                receiveLimit: ProtocolReceiveLimits.coordinatorWorkers { [registeredPeers] in registeredPeers.contains($0) }),
-                on: loop
-            ) { event in
-                self.assumeIsolated { $0.take(event) }
-            }
+                receiveLimit: ProtocolReceiveLimits.coordinatorWorkers { [registeredPeers] in registeredPeers.contains($0) }))
             do {
                 clientEndpoint = clientEndpoints.isEmpty ? nil
                     : try await ZMQEndpoint.start(context: context, configuration: Self.clientEndpointConfiguration(
@@ -83,7 +78,7 @@ extension Coordinator {
                 group.addTask { await self.runWriter(writer.1) }
             }
             group.addTask { await self.runReaders(dispatches, count: max(1, self.configuration.ioThreads), endpoint: endpoint) }
-            group.addTask { await self.runLookups() }
+            group.addTask { await self.runEvents(endpoint) }
             group.addTask { await self.runCheckers(checks, count: 2) }
             group.addTask { await self.runScanner(scanRequests) }
             group.addTask { await self.runJournal(journalCommands) }
@@ -105,7 +100,6 @@ extension Coordinator {
                     wait.cancelAll()
                 }
                 await endpoint.shutdown()
-                self.lookups.continuation.finish()
                 await clientEndpoint?.shutdown()
             }
         }
@@ -203,48 +197,46 @@ extension Coordinator {
         return (try? await lookupThread.run { peers.process(ofConnection: descriptor) }) ?? nil
     }
 
-    /// Looks up the process at the other end of each loopback worker's connection, in a child
-    /// task each, and hands it to the core as an event: a flood of joins never waits for `/proc`.
-    private nonisolated func runLookups() async {
+    /// The workers' endpoint: its messages, failed sends and ticks, as events. A worker over
+    /// loopback is registered at once as of an unknown process (one principal with every other
+    /// loopback worker: the safe side), and its process, once the kernel names it in a child
+    /// task, follows as an event: a flood of joins never waits for `/proc`.
+    private nonisolated func runEvents(_ endpoint: ZMQEndpoint) async {
         await withDiscardingTaskGroup { group in
-            for await message in lookups.stream {
-                group.addTask {
-                    // A lookup that finds nothing is tried twice more, a tenth of a
-                    // second apart: the kernel's tables are read while they change.
-                    var process = await self.localProcess(of: message)
-                    for _ in 0..<2 where process == nil {
-                        try? await Task.sleep(for: .milliseconds(100))
-                        process = await self.localProcess(of: message)
-                    }
-                    await self.handle(.peerProcess(PeerID(sender: message), process))
-                }
-            }
+            for await event in endpoint.events { await take(event, lookups: &group) }
         }
     }
 
-    /// One event of the workers' endpoint, as the core's event, on the endpoint's thread. A
-    /// worker over loopback is registered at once as of an unknown process (one principal with
-    /// every other loopback worker: the safe side); its process follows from `runLookups`.
-    func take(_ event: ZMQEndpointEvent) {
+    /// One event of the workers' endpoint, as the core's event; loopback lookups go to `group`.
+    private nonisolated func take(_ event: ZMQEndpointEvent, lookups group: inout DiscardingTaskGroup) async {
         switch event {
         case .message(let message):
             let routed = RoutedMessage(message)
             switch routed.envelope {
             case .success(let envelope):
                 let origin = ConnectionOrigin(key: message.userID, address: message.peerAddress)
-                handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
+                await handle(.workerMessage(envelope.message, from: routed.peer, origin: origin))
                 if case .workerReady = envelope.message, origin.isLoopback, message.sourceDescriptor != nil {
-                    lookups.continuation.yield(message)
+                    group.addTask {
+                        // A lookup that finds nothing is tried twice more, a tenth of a
+                        // second apart: the kernel's tables are read while they change.
+                        var process = await self.localProcess(of: message)
+                        for _ in 0..<2 where process == nil {
+                            try? await Task.sleep(for: .milliseconds(100))
+                            process = await self.localProcess(of: message)
+                        }
+                        await self.handle(.peerProcess(routed.peer, process))
+                    }
                 }
-            case .failure(let error) where routed.type == .workerReady: handle(.malformedHello(error, from: routed.peer))
-            case .failure(let error): handle(.malformed(error, from: routed.peer))
+            case .failure(let error) where routed.type == .workerReady: await handle(.malformedHello(error, from: routed.peer))
+            case .failure(let error): await handle(.malformed(error, from: routed.peer))
             }
         case .sendFailed(let message, let error):
-            handle(.workerSendFailed(PeerID(sender: message), error))
+            await handle(.workerSendFailed(PeerID(sender: message), error))
         case .tick:
-            handle(.tick)
+            await handle(.tick)
         case .dropped(let dropped):
-            handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
+            await handle(.dropped(DroppedMessage(dropped, routed: true), from: PeerID(sender: dropped)))
         }
     }
 

@@ -15,20 +15,11 @@ import SqueezeZMQ
 /// out here, in order: messages to workers, items for the readers, commands for the writers,
 /// checks, scans, journal rows and job events. Scanning, reading, checking and writing run on
 /// the I/O pools; the actor holds no work. Its only suspension points are in its public API.
-///
-/// The actor runs on the workers' endpoint's thread (`ZMQLoop`): a worker's message is handled
-/// on the thread that received it, and the messages it decides go to libzmq from there, so a
-/// message wakes no other thread of this process.
 public actor Coordinator {
     /// The configuration.
     public let configuration: CoordinatorConfiguration
     /// The ZeroMQ context its endpoints live in.
     let context: ZMQContext
-    /// The thread the actor runs on, which also polls the workers' endpoint.
-    let loop: ZMQLoop
-    /// Loopback workers whose process is to be looked up, from the endpoint's handler to the
-    /// task that looks them up (`run`).
-    let lookups = AsyncStream.makeStream(of: ZMQMessage.self, bufferingPolicy: .bufferingOldest(4096))
     /// Threads for blocking disk work: scans, reads, writes, the journal.
     let pool: BlockingIOPool
     /// Threads that check answers, apart from the I/O pool so a check never delays a publish.
@@ -56,13 +47,10 @@ public actor Coordinator {
     /// The registered workers' routing ids, for the workers' endpoint's receive limit.
     let registeredPeers = RegisteredPeers()
 
-    /// A coordinator using `context` for its sockets; throws when its thread cannot be made.
-    public init(
-        configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")
-    ) throws {
+    /// A coordinator using `context` for its sockets.
+    public init(configuration: CoordinatorConfiguration = CoordinatorConfiguration(), context: ZMQContext, logger: Logger = Logger(label: "squeeze.coordinator")) {
         self.configuration = configuration
         self.context = context
-        loop = try ZMQLoop(name: "squeeze-coordinator")
         self.logger = logger
         let metrics = CoordinatorMetrics(factory: configuration.metricsFactory ?? NOOPMetricsHandler.instance)
         core = CoordinatorCore(configuration: configuration, logger: logger, metrics: metrics, at: .current())
@@ -76,15 +64,9 @@ public actor Coordinator {
     }
 
     deinit {
-        loop.shutdown()
         pool.shutdown()
         verifyPool.shutdown()
         lookupThread.shutdown()
-    }
-
-    /// The actor's executor: its loop's thread.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        loop.asUnownedSerialExecutor()
     }
 
     /// Malformed or unexpected messages received and dropped.

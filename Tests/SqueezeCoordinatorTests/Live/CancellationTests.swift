@@ -30,7 +30,7 @@ struct CancellationTests {
         }
 
         let context = try ZMQContext()
-        let coordinator = try Coordinator(configuration: CoordinatorConfiguration(blockSize: 64 << 10), context: context)
+        let coordinator = Coordinator(configuration: CoordinatorConfiguration(blockSize: 64 << 10), context: context)
         let address = "inproc://cancellation-\(UUID().uuidString)"
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         var outcome: (state: JobState, temporaries: [String])?

@@ -28,7 +28,7 @@ struct FileEventsTests {
         }
 
         let context = try ZMQContext()
-        let coordinator = try Coordinator(configuration: CoordinatorConfiguration(blockSize: 64 << 10), context: context)
+        let coordinator = Coordinator(configuration: CoordinatorConfiguration(blockSize: 64 << 10), context: context)
         let address = "inproc://file-events-\(UUID().uuidString)"
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         var runs: [(done: [String], summary: JobSummary?)] = []

@@ -60,7 +60,7 @@ struct HostilePeerTests {
     ) async throws {
         let context = try ZMQContext()
         let harness = Harness(
-            context: context, coordinator: try Coordinator(configuration: configuration, context: context, logger: logger),
+            context: context, coordinator: Coordinator(configuration: configuration, context: context, logger: logger),
             workers: "inproc://hostile-workers-\(UUID().uuidString)", clients: "inproc://hostile-clients-\(UUID().uuidString)")
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
