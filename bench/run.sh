@@ -638,6 +638,11 @@ echo "bench: the way back" >&2
 way_back=$(bash "$repo/bench/way-back.sh" "$bin" "$cat_file" "$runs" "$repo/.build/py")
 echo "bench: one machine at its limit" >&2
 one_machine=$(bash "$repo/bench/one-machine.sh" "$bin" "$cat_file" "$small" "$runs" ${quick:+--no-levels})
+# What waking a sleeping thread costs here: each message costs the coordinator a few wakes, so
+# its CPU per item on another machine compares through this (docs/benchmarks.md, "What an
+# item costs the coordinator").
+echo "bench: thread wake-ups" >&2
+wakeups=$(bash "$repo/bench/wakeups.sh" 20000 3 | awk -F'|' 'NR > 2 { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $5); printf "%s%s %s µs", sep, $2, $5; sep = "; " }')
 
 report="# Benchmarks
 
@@ -645,6 +650,7 @@ Produced by \`make bench\` (\`bench/run.sh${quick:+ --quick}\`) on $(date -u +%Y
 
 - Machine: $machine
 - Tools: $versions
+- Thread wake-ups (\`bench/wakeups.sh\`, CPU per wake-up, medians of 3 runs): $wakeups.
 - Corpora (\`../shared/bench/corpus.sh\`${quick:+ --quick}): mixed $(find "$mixed" -type f | wc -l) files, $mixed_bytes bytes (\`mixed.cat\` is the same bytes as one file, for the single-stream tools); small $(find "$small" -type f | wc -l) files, $small_bytes bytes.
 - The \`file\` rows compress \`mixed.cat\` as one file, at level 6 (the default) and level 1, each against gzip and \`pigz -p 2\` at the same level: the engine's headline. Elsewhere level 6 throughout except the routing-ceiling rows. MB/s is input bytes over wall time. \"vs pigz\" is pigz's time over the tool's (above 1 is faster than pigz): on the mixed corpus against \`pigz -6 -p 2\` on \`mixed.cat\`, on the small tree against \`pigz -r\`. Sizes are compared with per-file \`gzip -6\` (what xargs-gzip writes), the same shape of output as squeeze's.
 - Every row reads its input from memory: it is read once, untimed, right before the row (this machine's host drops page cache left unused for a minute). In remote mode the coordinator reads the blocks of big files with O_DIRECT, so those reads come from the disk, cached or not (\`--buffered-reads\` would read them from memory, at a copy's CPU).
