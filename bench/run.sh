@@ -638,9 +638,9 @@ echo "bench: the way back" >&2
 way_back=$(bash "$repo/bench/way-back.sh" "$bin" "$cat_file" "$runs" "$repo/.build/py")
 echo "bench: one machine at its limit" >&2
 one_machine=$(bash "$repo/bench/one-machine.sh" "$bin" "$cat_file" "$small" "$runs" ${quick:+--no-levels})
-# What waking a sleeping thread costs here: each message costs the coordinator a few wakes, so
-# its CPU per item on another machine compares through this (docs/benchmarks.md, "What an
-# item costs the coordinator").
+# What waking a sleeping thread costs here: each message costs the coordinator a few wakes,
+# part of its CPU per item, so the coordinator's rows compare across machines with this beside
+# them (docs/benchmarks.md, "What an item costs the coordinator").
 echo "bench: thread wake-ups" >&2
 wakeups=$(bash "$repo/bench/wakeups.sh" 20000 3 | awk -F'|' 'NR > 2 { gsub(/^ +| +$/, "", $2); gsub(/ /, "", $5); printf "%s%s %s µs", sep, $2, $5; sep = "; " }')
 

@@ -5,9 +5,10 @@
  *
  *   wakeups PLACEMENT ROUNDS
  *
- * PLACEMENT is `apart` (the threads pinned to two different CPUs) or `together` (both on
- * the first CPU). Prints one line: placement, wake-ups, wall microseconds per wake-up, and CPU
- * microseconds (user + system, both threads) per wake-up.
+ * PLACEMENT is `apart` (the threads pinned to two different CPUs), `together` (both on the
+ * first CPU) or `processes` (two processes on the first CPU, as a coordinator woken where a
+ * worker runs). Prints one line: placement, wake-ups, wall microseconds per wake-up, and CPU
+ * microseconds (user + system, both sides) per wake-up.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,8 +74,8 @@ static void *echo(void *unused) {
 static double seconds(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
 int main(int argc, char **argv) {
-    if (argc != 3 || (strcmp(argv[1], "apart") != 0 && strcmp(argv[1], "together") != 0)) {
-        fprintf(stderr, "usage: wakeups apart|together ROUNDS\n");
+    if (argc != 3 || (strcmp(argv[1], "apart") != 0 && strcmp(argv[1], "together") != 0 && strcmp(argv[1], "processes") != 0)) {
+        fprintf(stderr, "usage: wakeups apart|together|processes ROUNDS\n");
         return 2;
     }
     rounds = strtol(argv[2], NULL, 10);
@@ -87,14 +89,25 @@ int main(int argc, char **argv) {
         fprintf(stderr, "wakeups: one CPU, nothing to place apart\n");
         return 2;
     }
-    other_cpu = apart ? 1 : 0;
+    other_cpu = apart ? 1 : 0;  /* `processes` share the first CPU too */
     if ((ping = eventfd(0, EFD_CLOEXEC)) < 0 || (pong = eventfd(0, EFD_CLOEXEC)) < 0) fail("eventfd");
     pin(0);
+    int processes = strcmp(argv[1], "processes") == 0;
     pthread_t thread;
-    int status = pthread_create(&thread, NULL, echo, NULL);
-    if (status != 0) {
-        errno = status;
-        fail("pthread_create");
+    pid_t child = -1;
+    if (processes) {
+        child = fork();
+        if (child < 0) fail("fork");
+        if (child == 0) {
+            echo(NULL);
+            _exit(0);
+        }
+    } else {
+        int status = pthread_create(&thread, NULL, echo, NULL);
+        if (status != 0) {
+            errno = status;
+            fail("pthread_create");
+        }
     }
     /* One untimed round: both threads are running and placed before the clock starts. */
     struct timespec start, end;
@@ -110,9 +123,20 @@ int main(int argc, char **argv) {
     }
     getrusage(RUSAGE_SELF, &after);
     clock_gettime(CLOCK_MONOTONIC, &end);
-    pthread_join(thread, NULL);
     double wall = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     double cpu = seconds(after.ru_utime) - seconds(before.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_stime);
+    if (processes) {
+        /* The child's CPU, all of it: its one untimed round is noise against the rest. */
+        int status;
+        while (waitpid(child, &status, 0) < 0) {
+            if (errno != EINTR) fail("waitpid");
+        }
+        struct rusage children;
+        getrusage(RUSAGE_CHILDREN, &children);
+        cpu += seconds(children.ru_utime) + seconds(children.ru_stime);
+    } else {
+        pthread_join(thread, NULL);
+    }
     /* Each loop turn is two wake-ups: there and back. */
     long total = 2 * (timed > 0 ? timed : 1);
     printf("%s %ld %.2f %.2f\n", argv[1], total, wall / (double)total * 1e6, cpu / (double)total * 1e6);
