@@ -47,15 +47,16 @@ struct HeldWork: Sendable {
         return true
     }
 
-    /// The item's answer is ready. Returns it when it should leave now (`registered`), and
-    /// nil when it was dropped meanwhile or must wait for the coordinator's `keep`.
-    mutating func finish(_ key: Key, arrival: UInt64, answer: WireMessage, registered: Bool) -> WireMessage? {
+    /// The item's answer is ready. Returns what should leave now, on registration `current`
+    /// (nil: not registered), and nil when the item was dropped meanwhile or its answer must
+    /// wait for the coordinator's `keep`, whole.
+    mutating func finish(_ key: Key, arrival: UInt64, answer: ItemAnswer, registration current: UInt64?) -> WireMessage? {
         guard entries[key]?.arrival == arrival else { return nil }
-        if registered {
+        if let current {
             entries.removeValue(forKey: key)
-            return answer
+            return answer.message(on: current)
         }
-        entries[key]?.stage = .answered(answer)
+        entries[key]?.stage = .answered(answer.whole)
         return nil
     }
 

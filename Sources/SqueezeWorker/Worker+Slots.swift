@@ -45,7 +45,7 @@ extension Worker {
         }
         let startedAt = MonotonicClock.micros()
         var phases = ItemPhases()
-        let answer: WireMessage?
+        let answer: ItemAnswer?
         do {
             let job = item.jobID
             let stop: @Sendable () -> Bool = { self.state.withLockedValue { $0.abandon || $0.cancelledJobs.contains(job) } }
@@ -53,16 +53,16 @@ extension Worker {
             (answer, phases) = try await compressionPool.run {
                 if let delay { usleep(delay) }
                 var phases = ItemPhases()
-                let answer: WireMessage? = switch item {
-                case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.result)
-                case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map(WireMessage.resultRef)
+                let answer: ItemAnswer? = switch item {
+                case .payload(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map { ItemAnswer(.result($0)) }
+                case .reference(let work): try compressor.compress(work, phases: &phases, shouldStop: stop).map { ItemAnswer(.resultRef($0)) }
                 case .scan(let scan): try self.scan(scan, compressor: compressor, phases: &phases, shouldStop: stop)
                 }
                 return (answer, phases)
             }
         } catch {
             logger.error("item failed: \(error)", metadata: ["job": "\(item.jobID)", "item": "\(item.itemID)"])
-            deliver(.itemFailed(ItemFailure(jobID: item.jobID, itemID: item.itemID, reason: "\(error)")),
+            deliver(ItemAnswer(.itemFailed(ItemFailure(jobID: item.jobID, itemID: item.itemID, reason: "\(error)"))),
                     of: received, timing: (slot, startedAt, phases))
             metrics.itemsFailed.increment()
             return
@@ -73,32 +73,31 @@ extension Worker {
         }
         deliver(answer, of: received, timing: (slot, startedAt, phases))
         state.withLockedValue { $0.itemsDone += 1 }
-        metrics.count(answer, startedAt: startedAt, phases: phases)
+        metrics.count(answer.whole, startedAt: startedAt, phases: phases)
     }
 
     /// Blocking: lists a slice and compresses its small files as a batch. The listing leaves
-    /// at once, before the files are compressed, so the coordinator plans what it found
-    /// meanwhile, and the answer is the batch's `resultRef`; with no session to send it on, the
-    /// answer is one `scanned` with the pieces. Nil when told to stop.
+    /// at once when the worker is registered, before the files are compressed, so the
+    /// coordinator plans what it found meanwhile; the answer is the whole `scanned` with the
+    /// pieces, of which only the pieces leave if the registration the listing left on is still
+    /// current (`ItemAnswer`). Nil when told to stop.
     private func scan(
         _ scan: ScanAssignment, compressor: SlotCompressor, phases: inout ItemPhases, shouldStop: @Sendable () -> Bool
-    ) throws -> WireMessage? {
+    ) throws -> ItemAnswer? {
         var (report, batch) = phases.time(\.readMicros) { scan.list(omitting: configuration.scanOmissionForTesting) }
-        guard let batch else { return .scanned(report) }
-        let session = state.withLockedValue { $0.registered ? $0.session : nil }
-        session?.send(ZMQMessage(WireCodec.encode(.scanned(report))))
+        guard let batch else { return ItemAnswer(.scanned(report)) }
+        let (session, registration) = state.withLockedValue { ($0.session, $0.registration) }
+        if let session, registration != nil { session.send(ZMQMessage(WireCodec.encode(.scanned(report)))) }
         guard let result = try compressor.compress(batch.reference, phases: &phases, shouldStop: shouldStop) else { return nil }
-        if session != nil { return .resultRef(result) }
         report.result = result
-        return .scanned(report)
+        return ItemAnswer(scanned: report, listedOn: registration)
     }
 
     /// Sends an item's answer on the current session, once the coordinator has welcomed this
     /// worker; until then `HeldWork` keeps it for the coordinator's `keep`.
-    private func deliver(_ answer: WireMessage, of received: ReceivedTask, timing: (slot: Int, startedAt: Int64, phases: ItemPhases)) {
+    private func deliver(_ answer: ItemAnswer, of received: ReceivedTask, timing: (slot: Int, startedAt: Int64, phases: ItemPhases)) {
         let (now, endpoint) = state.withLockedValue { state in
-            (state.held.finish(received.key, arrival: received.arrival, answer: answer, registered: state.registered && state.session != nil),
-             state.session)
+            (state.held.finish(received.key, arrival: received.arrival, answer: answer, registration: state.registration), state.session)
         }
         guard let now, let endpoint else { return }
         // Before the answer, on the same socket: the coordinator has it when the answer comes.

@@ -25,6 +25,8 @@ public final class Worker: Sendable {
         /// Welcomed by the coordinator in the current session: answers leave at once; until
         /// then they wait in `held` for the coordinator's `keep`.
         var registered = false
+        /// How many times the coordinator has welcomed this worker: which registration is current.
+        var registrations: UInt64 = 0
         /// The current session's socket, nil between sessions.
         var session: ZMQEndpoint?
         /// Every item from arrival to answer, across sessions.
@@ -37,6 +39,9 @@ public final class Worker: Sendable {
         var liveness: Int
         /// The coordinator asked for `timing` and `clock` messages (while it traces some job).
         var timings = false
+
+        /// The registration answers leave on now; nil while they wait for a `keep`.
+        var registration: UInt64? { registered && session != nil ? registrations : nil }
     }
 
     /// The configuration.
@@ -301,6 +306,7 @@ public final class Worker: Sendable {
                     }
                     state.timings = welcome.timings == true
                     state.registered = true
+                    state.registrations += 1
                     let answers = state.held.keep(welcome.keep)
                     return (state.held.count, answers)
                 }

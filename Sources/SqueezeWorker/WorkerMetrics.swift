@@ -53,10 +53,17 @@ extension WorkerMetrics {
             inputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.rawLength })
             outputBytes.increment(by: result.blocks.reduce(0) { $0 + $1.bytes.count })
         case .resultRef(let result):
-            inputBytes.increment(by: result.pieces.reduce(0) { $0 + ($1.failure == nil ? $1.rawLength : 0) })
-            outputBytes.increment(by: result.pieces.reduce(UInt64(0)) { $0 + ($1.failure == nil ? $1.pieceLength : 0) })
+            count(result)
+        case .scanned(let report):
+            if let result = report.result { count(result) }
         default:
             break
         }
+    }
+
+    /// Counts a batch's pieces: the bytes its files held and the bytes written for them.
+    private func count(_ result: RefResult) {
+        inputBytes.increment(by: result.pieces.reduce(0) { $0 + ($1.failure == nil ? $1.rawLength : 0) })
+        outputBytes.increment(by: result.pieces.reduce(UInt64(0)) { $0 + ($1.failure == nil ? $1.pieceLength : 0) })
     }
 }

@@ -169,12 +169,7 @@ extension CoordinatorCore {
     mutating func scannedByWorker(_ report: ScanReport, from peer: PeerID) {
         let key = ItemKey(job: JobID(report.jobID), item: ItemID(report.itemID))
         guard let slice = jobs[key.job]?.items[key.item]?.scan else {
-            let verdict = scheduler.verdict(key, from: peer)
-            if verdict == .unknownItem {
-                countMalformed(ProtocolError.malformed("scanned for unknown item \(key.item)"), from: peer)
-            } else {
-                countLate(scheduler.complete(key, from: peer, now: now), of: "scanned", key: key, from: peer)
-            }
+            listedBefore(report, key: key, from: peer)
             return
         }
         guard case .accepted = scheduler.verdict(key, from: peer), let given = jobs[key.job]?.attempts[key.item]?[peer],
@@ -283,6 +278,30 @@ extension CoordinatorCore {
         continueScan(key.job)
         pump()
         sendChecksLeft(for: peer)
+    }
+
+    /// A `scanned` for an item that is not a scan (any more). From the worker holding it, once
+    /// a listing made it a batch: with the batch's pieces, it is the whole answer sent again
+    /// on a later registration (the worker cannot know whether its listing arrived), and the
+    /// pieces are the batch's answer. Anything else from its holder no worker sends: counted,
+    /// and the item goes to another worker. From any other worker, it is late.
+    mutating func listedBefore(_ report: ScanReport, key: ItemKey, from peer: PeerID) {
+        switch scheduler.verdict(key, from: peer) {
+        case .unknownItem:
+            countMalformed(ProtocolError.malformed("scanned for unknown item \(key.item)"), from: peer)
+        case .accepted:
+            if jobs[key.job]?.items[key.item]?.files != nil, let result = report.result,
+               result.jobID == report.jobID, result.itemID == report.itemID {
+                if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+            } else {
+                countMalformed(ProtocolError.malformed("scanned for item \(key.item), which is not a scan, without its batch's pieces"), from: peer)
+                itemWentWrong(key, on: peer, reason: "a listing for an item that is not a scan")
+            }
+            pump()
+            sendChecksLeft(for: peer)
+        case .late, .notAssigned:
+            countLate(scheduler.complete(key, from: peer, now: now), of: "scanned", key: key, from: peer)
+        }
     }
 
     /// Appends a `scanned`'s files to `planned` as planned files of the job, numbered from

@@ -346,6 +346,55 @@ struct ScanScenarioTests {
         #expect(grant.members.count == 2 && grant.attempt == sub.scan.attempt)
     }
 
+    /// `peer` announcing itself again, as `slicedJob` registered it, holding `items` of job `job`.
+    static func hello(_ peer: PeerID, job: JobID, holding items: [UInt64], pid: Int32) -> CoordinatorEvent {
+        .workerMessage(.workerReady(WorkerHello(
+            workerID: String(decoding: peer.bytes, as: UTF8.self), host: "test", slots: 4, pid: pid,
+            engines: CompressionEngine.allCases.map(\.rawValue), storage: .shared, capabilities: Self.capabilities,
+            holding: [HeldItems(jobID: job.value, itemIDs: items)])), from: peer, origin: CoreHarness.origin(of: peer))
+    }
+
+    @Test("registering again while it holds a scan: its whole scanned, sent again after it registers, is the slice's answer whether its listing came before or not", arguments: [false, true])
+    func wholeScannedAfterRegisteringAgain(listingCame: Bool) throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let sub = try #require(Self.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let key = ItemKey(job: job, item: ItemID(sub.scan.itemID))
+        let small = [Self.file("a", size: 10), Self.file("b", size: 20)]
+        // The listing went ahead of the pieces; the coordinator either took it or, having
+        // declared the worker dead first, never saw it.
+        if listingCame {
+            harness.handle(Self.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
+            #expect(harness.core.jobs[job]?.items[key.item]?.scan == nil)
+        }
+        // It announces itself again (the coordinator had forgotten it, or it reconnected),
+        // still holding the scan.
+        let back = harness.handle(Self.hello(sub.peer, job: job, holding: [sub.scan.itemID], pid: sub.peer == a ? 1 : 2), at: .milliseconds(2))
+        #expect(ReRegistrationTests.keep(in: back, for: sub.peer) == .some([HeldItems(jobID: job.value, itemIDs: [sub.scan.itemID])]))
+        let answered = harness.handle(Self.listing(sub.scan, small: small, from: sub.peer), at: .milliseconds(3))
+        let grant = try #require(answered.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }.first)
+        #expect(grant.members.count == 2 && grant.attempt == sub.scan.attempt)
+        #expect(harness.core.malformedMessages == 0 && harness.core.lateResults == 0)
+        #expect(harness.core.jobs[job]?.filesPlanned == 3, "the root's file and the slice's two, planned once")
+    }
+
+    @Test("a listing again without its pieces, from the worker holding the batch its first listing made: counted, and the batch goes to another worker, not done")
+    func listingTwiceIsRefused() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let sub = try #require(Self.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let key = ItemKey(job: job, item: ItemID(sub.scan.itemID))
+        let small = [Self.file("a", size: 10), Self.file("b", size: 20)]
+        harness.handle(Self.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(1))
+        let again = harness.handle(Self.listing(sub.scan, small: small, piecesLater: true, from: sub.peer), at: .milliseconds(2))
+        #expect(harness.core.malformedMessages == 1)
+        #expect(harness.core.scheduler.verdict(key, from: sub.peer) == .notAssigned, "taken back, not done")
+        let other: PeerID = sub.peer == a ? b : a
+        #expect(again.sent.contains { sent in
+            if case .batch(let batch) = sent.message { sent.peer == other && batch.itemID == sub.scan.itemID } else { false }
+        })
+    }
+
     @Test("the one-block files the coordinator lists at the root are bundled as a scanning worker's batch would hold them, spread only until the items fill the credit with the scans; without a scanning worker, spread as before")
     func rootFilesBundledAsAScan() throws {
         // (workers take scans, folders at the root) -> batches of the root's 24 files of 1,000
