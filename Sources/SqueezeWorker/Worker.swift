@@ -27,6 +27,8 @@ public final class Worker: Sendable {
         var registered = false
         /// How many times the coordinator has welcomed this worker: which registration is current.
         var registrations: UInt64 = 0
+        /// When the `workerReady` still unanswered (no `welcome` or `error` yet) went out.
+        var announcedAt: ContinuousClock.Instant?
         /// The current session's socket, nil between sessions.
         var session: ZMQEndpoint?
         /// Every item from arrival to answer, across sessions.
@@ -42,6 +44,17 @@ public final class Worker: Sendable {
 
         /// The registration answers leave on now; nil while they wait for a `keep`.
         var registration: UInt64? { registered && session != nil ? registrations : nil }
+
+        /// Whether an `unknownPeer` received `now` calls for announcing again. Not within a
+        /// heartbeat interval of an announcement still unanswered: the coordinator sent it for
+        /// a heartbeat that left before the announcement (a coordinator that was paused
+        /// answers a queue of them at once), and each `workerReady` would requeue and keep this
+        /// worker's items again. Past that, the announcement may be lost (a coordinator that
+        /// restarted): it goes again.
+        func announcesAgain(now: ContinuousClock.Instant) -> Bool {
+            guard let announcedAt else { return true }
+            return now - announcedAt >= heartbeatInterval
+        }
     }
 
     /// The configuration.
@@ -162,6 +175,7 @@ public final class Worker: Sendable {
     private func hello() -> ZMQMessage {
         let holding = state.withLockedValue { state in
             state.registered = false
+            state.announcedAt = .now
             return state.held.holding
         }
         return ZMQMessage(WireCodec.encode(.workerReady(WorkerHello(
@@ -290,6 +304,10 @@ public final class Worker: Sendable {
             case .cancelJob(let job):
                 state.withLockedValue { _ = $0.cancelledJobs.insert(job) }
             case .unknownPeer:
+                guard state.withLockedValue({ $0.announcesAgain(now: .now) }) else {
+                    logger.debug("coordinator does not know this worker; its announcement is on the way")
+                    continue
+                }
                 logger.info("coordinator does not know this worker; announcing again")
                 // A restarted coordinator resumes journaled jobs under their old ids: a job
                 // cancelled before the restart may be running again.
@@ -307,6 +325,7 @@ public final class Worker: Sendable {
                     state.timings = welcome.timings == true
                     state.registered = true
                     state.registrations += 1
+                    state.announcedAt = nil
                     let answers = state.held.keep(welcome.keep)
                     return (state.held.count, answers)
                 }
@@ -320,6 +339,8 @@ public final class Worker: Sendable {
                 logger.info("registered", metadata: ["heartbeat-ms": "\(welcome.heartbeatMilliseconds)", "liveness": "\(welcome.liveness)"])
             case .error(let reply):
                 // The coordinator refused this worker (its workerReady): say why, in one line.
+                // The next `unknownPeer` announces it again (the id may be free by then).
+                state.withLockedValue { $0.announcedAt = nil }
                 logger.error("coordinator refused this worker: \(String(reply.message.prefix(300)).debugDescription)")
             case .timings(let on):
                 state.withLockedValue { $0.timings = on }

@@ -24,6 +24,8 @@ struct WorkerReconnectTests {
         var keep: (@Sendable ([HeldItems]) -> [HeldItems])?
         /// Heartbeats the worker may miss before it registers again (the welcome's `liveness`).
         var liveness = 5
+        /// `workerReady`s to leave unanswered, as a coordinator that lost them would.
+        var unanswered = 0
     }
 
     /// Plays the coordinator: welcomes (keeping per `seen.keep`), answers heartbeats while
@@ -35,12 +37,17 @@ struct WorkerReconnectTests {
             let from = Array(message.frames[0])
             switch envelope.message {
             case .workerReady(let hello):
-                let (keep, liveness) = seen.withLockedValue { seen -> ([HeldItems], Int) in
+                let answer = seen.withLockedValue { seen -> (keep: [HeldItems], liveness: Int)? in
                     seen.hellos.append(hello)
                     seen.peer = from
                     seen.alive = true
+                    guard seen.unanswered == 0 else {
+                        seen.unanswered -= 1
+                        return nil
+                    }
                     return (seen.keep.map { $0(hello.holding ?? []) } ?? hello.holding ?? [], seen.liveness)
                 }
+                guard let (keep, liveness) = answer else { continue }
                 var welcome = Welcome(heartbeatMilliseconds: 100, liveness: liveness)
                 welcome.keep = keep
                 raw.send(.welcome(welcome), to: from)
@@ -111,6 +118,39 @@ struct WorkerReconnectTests {
             let after = answers.filter { $0.after == 2 }.map(\.item)
             #expect(after == holding.filter { $0 % 2 == 1 || $0 == 7 }.sorted())
             #expect(Set(answers.map(\.item)).count == answers.count, "no item answered twice")
+            group.cancelAll()
+        }
+        await raw.endpoint.shutdown()
+    }
+
+    @Test("told it is unknown five times at once, it announces itself once; an announcement left unanswered past a heartbeat interval goes again at the next")
+    func unknownPeerRepeated() async throws {
+        let context = try ZMQContext()
+        let raw = try await RawCoordinator.start(context: context)
+        let worker = Self.worker(at: raw.address, context: context, delay: .milliseconds(150))
+        let seen = NIOLockedValueBox(Seen())
+        seen.withLockedValue { $0.liveness = 30 }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            group.addTask { await Self.serve(raw, seen) }
+            let peer = try await Self.startWork(via: raw, seen)
+            // A coordinator that was paused answers the heartbeats queued meanwhile at once.
+            for _ in 0..<5 { raw.send(.unknownPeer, to: peer) }
+            // Answers after the second registration show it was welcomed and went on.
+            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.answers.contains { $0.after == 2 } } })
+            #expect(seen.withLockedValue { $0.hellos.count } == 2)
+            // One that is lost (a coordinator that restarted never saw it) is not waited on
+            // for long: a heartbeat interval (100 ms) later, the next unknownPeer sends another.
+            seen.withLockedValue { $0.unanswered = 1 }
+            raw.send(.unknownPeer, to: peer)
+            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.hellos.count } == 3 })
+            try await Task.sleep(for: .milliseconds(150))
+            raw.send(.unknownPeer, to: peer)
+            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.hellos.count } == 4 })
+            #expect(await QuietHeartbeatTests.eventually { seen.withLockedValue { $0.answers.count } >= 8 })
+            let (hellos, answers) = seen.withLockedValue { ($0.hellos.count, $0.answers) }
+            #expect(hellos == 4)
+            #expect(answers.map(\.item).sorted() == Array(0..<8), "every item answered once: \(answers.map(\.item))")
             group.cancelAll()
         }
         await raw.endpoint.shutdown()
