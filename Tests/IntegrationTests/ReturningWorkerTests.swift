@@ -6,9 +6,9 @@ import Testing
 /// instead of having them compressed again.
 @Suite("a worker declared dead and back", .serialized)
 struct ReturningWorkerTests {
-    @Test("stopped past its liveness with no other worker to take its items, it resumes them: kept, none compressed twice, every output right")
-    func keepsItsItems() throws {
-        let tree = try TestTree()
+    /// A cluster of one two-slot worker, `returning`, compressing 12 files of 1 MiB in `tree`
+    /// when it is stopped (SIGSTOP) and declared dead; and the submit waiting on the job.
+    static func stoppedHoldingWork(in tree: TestTree) throws -> (TestCluster, BackgroundProcess, BackgroundProcess) {
         try TestCorpus.make(at: tree.path("data/src"), files: 12, bytesPerFile: 1 << 20)
         let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 0, coordinatorArguments: ["--heartbeat", "200ms"])
         // Each item waits 1 s before it is compressed: the worker holds several when it is stopped.
@@ -19,6 +19,13 @@ struct ReturningWorkerTests {
         try #require(holding, "the worker never got an item")
         worker.signal(SIGSTOP)
         #expect(cluster.waitForWorkers(0, timeout: 30), "the stopped worker was not declared dead")
+        return (cluster, worker, submit)
+    }
+
+    @Test("stopped past its liveness with no other worker to take its items, it resumes them: kept, none compressed twice, every output right")
+    func keepsItsItems() throws {
+        let tree = try TestTree()
+        let (cluster, worker, submit) = try Self.stoppedHoldingWork(in: tree)
         worker.signal(SIGCONT)
         #expect(submit.wait(timeout: 120) == 0, "\(submit.stderr)")
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 12)
@@ -34,7 +41,33 @@ struct ReturningWorkerTests {
         let logged = Poll.until(timeout: 30, every: 0.2) { Self.occurrences(in: cluster.coordinator.stderr, of: message) >= status.lateResults }
         let droppedBeforeJoining = Self.occurrences(in: cluster.coordinator.stderr, of: message)
         #expect(logged && status.lateResults == droppedBeforeJoining, "late \(status.lateResults), dropped before joining \(droppedBeforeJoining): \(cluster.coordinator.stderr) worker: \(worker.stderr)")
-        #expect(status.malformedMessages == 0)
+        #expect(status.malformedMessages == 0, "\(cluster.coordinator.stderr) worker: \(worker.stderr)")
+    }
+
+    @Test("the coordinator paused as the stopped worker comes back: a queue of answers and announcements at once; its scan answered whole, no strike, nothing malformed, every output right")
+    func coordinatorPausedAsItReturns() throws {
+        let tree = try TestTree()
+        let (cluster, worker, submit) = try Self.stoppedHoldingWork(in: tree)
+        // The worker resumes while the coordinator is paused: it finishes what it held, sends
+        // answers (a scan's listing among them) and heartbeats, finds the coordinator silent and
+        // reconnects. The coordinator then reads all of it at once: answers from a peer it
+        // declared dead, and an `unknownPeer` for each heartbeat.
+        cluster.coordinator.signal(SIGSTOP)
+        defer { cluster.coordinator.signal(SIGCONT) }
+        worker.signal(SIGCONT)
+        let reconnecting = Poll.until(timeout: 20, every: 0.05) { worker.stderr.contains("coordinator silent; reconnecting") }
+        cluster.coordinator.signal(SIGCONT)
+        #expect(reconnecting, "the worker did not find the coordinator silent: \(worker.stderr)")
+        #expect(submit.wait(timeout: 120) == 0, "\(submit.stderr)")
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 12)
+        let status = try cluster.status()
+        let log = cluster.coordinator.stderr
+        #expect(status.malformedMessages == 0, "\(log) worker: \(worker.stderr)")
+        #expect(!log.contains("result refused"), "an honest worker got a strike: \(log)")
+        // Its announcements: one when it started, then at most one on each connection (the
+        // old one, told it is unknown; the new one). Not one per heartbeat answered.
+        let joined = log.split(separator: "\n").filter { $0.contains("worker joined") }.count
+        #expect((2...3).contains(joined), "joined \(joined) times: \(log)")
     }
 
     @Test("a rate-limited warning is counted from its lines, the ones logged late in a summary included")
