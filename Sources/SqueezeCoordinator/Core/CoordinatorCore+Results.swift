@@ -93,6 +93,12 @@ extension CoordinatorCore {
         return nil
     }
 
+    /// `accept`s a shared-storage worker's answer and, when taken, counts its bytes to the
+    /// worker for `status`.
+    mutating func acceptCounting(_ result: RefResult, from peer: PeerID) {
+        if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+    }
+
     /// The checks every answer passes: the first for its item, from its assignee, for a
     /// running job, with one block per block sent and each block's length as planned (nil:
     /// a block the worker could not read). Returns the blocks sent, or nil when dropped.

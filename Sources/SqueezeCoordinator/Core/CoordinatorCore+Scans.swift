@@ -260,7 +260,7 @@ extension CoordinatorCore {
         scheduler.addItems(key.job, count: items.count, window: window, bytes: items.map { UInt64(max(0, $0.bytes)) }, urgent: scans)
         if let result = report.result {
             // The batch's answer: checked, granted and published as any batch's.
-            if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+            acceptCounting(result, from: peer)
         } else if !small.isEmpty {
             // Its pieces follow in a `resultRef`: meanwhile the item is a batch its worker holds.
         } else {
@@ -290,9 +290,9 @@ extension CoordinatorCore {
         case .unknownItem:
             countMalformed(ProtocolError.malformed("scanned for unknown item \(key.item)"), from: peer)
         case .accepted:
-            if jobs[key.job]?.items[key.item]?.files != nil, let result = report.result,
-               result.jobID == report.jobID, result.itemID == report.itemID {
-                if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+            // The decoder holds the pieces to the `scanned`'s job, item and attempt.
+            if jobs[key.job]?.items[key.item]?.files != nil, let result = report.result {
+                acceptCounting(result, from: peer)
             } else {
                 countMalformed(ProtocolError.malformed("scanned for item \(key.item), which is not a scan, without its batch's pieces"), from: peer)
                 itemWentWrong(key, on: peer, reason: "a listing for an item that is not a scan")

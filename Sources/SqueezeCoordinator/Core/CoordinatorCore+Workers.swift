@@ -48,7 +48,7 @@ extension CoordinatorCore {
             sendChecksLeft(for: peer)
         case .resultRef(let result):
             workers.heard(peer, at: now)
-            if accept(result, from: peer) { workers.credit(peer, bytes: result.pieces.reduce(0) { $0 + $1.rawLength }, at: now) }
+            acceptCounting(result, from: peer)
             pump()
             sendChecksLeft(for: peer)
         case .scanned(let report):
