@@ -395,6 +395,22 @@ struct ScanScenarioTests {
         })
     }
 
+    @Test("a listing for an item that never was a scan, from the worker holding it: counted, and the item is taken back, not done")
+    func listingForAnItemThatIsNotAScan() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let sub = try #require(Self.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let listed = harness.handle(Self.listing(sub.scan, large: [Self.file("c", size: 3 * 4096)], from: sub.peer), at: .milliseconds(1))
+        let work = try #require(listed.sent.compactMap { sent -> (item: RefAssignment, peer: PeerID)? in
+            if case .workRef(let item) = sent.message { (item, sent.peer) } else { nil }
+        }.first, "the large file's blocks go out")
+        let key = ItemKey(job: job, item: ItemID(work.item.itemID))
+        let report = ScanReport(jobID: work.item.jobID, itemID: work.item.itemID, attempt: work.item.attempt, outcome: .listed, sections: [])
+        harness.handle(.workerMessage(.scanned(report), from: work.peer, origin: nil), at: .milliseconds(2))
+        #expect(harness.core.malformedMessages == 1)
+        #expect(harness.core.scheduler.verdict(key, from: work.peer) == .notAssigned, "taken back, not done")
+    }
+
     @Test("the one-block files the coordinator lists at the root are bundled as a scanning worker's batch would hold them, spread only until the items fill the credit with the scans; without a scanning worker, spread as before")
     func rootFilesBundledAsAScan() throws {
         // (workers take scans, folders at the root) -> batches of the root's 24 files of 1,000
