@@ -7,6 +7,12 @@ public enum JobEvent: Sendable, Equatable {
     case skipped(EntryNote)
     /// A regular file could not be compressed.
     case fileFailed(EntryNote)
+    /// Several non-regular entries were skipped (what coordinators send; `--json` prints a
+    /// `skipped` line for each).
+    case entriesSkipped(EntryNotes)
+    /// Several regular files could not be compressed (what coordinators send for a listing or
+    /// a batch; `--json` prints a `fileFailed` line for each).
+    case filesFailed(EntryNotes)
     /// A file's `.gz` is in place (what `--json` prints per file; coordinators send `filesDone`).
     case fileDone(FileDone)
     /// Several files' `.gz` are in place: only to a request with `fileEvents`.
@@ -21,7 +27,7 @@ public enum JobEvent: Sendable, Equatable {
 
 extension JobEvent: Codable {
     private enum Kind: String, Codable {
-        case started, skipped, fileFailed, fileDone, filesDone, progress, trace, finished
+        case started, skipped, fileFailed, entriesSkipped, filesFailed, fileDone, filesDone, progress, trace, finished
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -34,6 +40,8 @@ extension JobEvent: Codable {
         case .started: self = .started(try JobStart(from: decoder))
         case .skipped: self = .skipped(try EntryNote(from: decoder))
         case .fileFailed: self = .fileFailed(try EntryNote(from: decoder))
+        case .entriesSkipped: self = .entriesSkipped(try EntryNotes(from: decoder))
+        case .filesFailed: self = .filesFailed(try EntryNotes(from: decoder))
         case .fileDone: self = .fileDone(try FileDone(from: decoder))
         case .filesDone: self = .filesDone(try FilesDone(from: decoder))
         case .progress: self = .progress(try ProgressSnapshot(from: decoder))
@@ -53,6 +61,12 @@ extension JobEvent: Codable {
             try payload.encode(to: encoder)
         case .fileFailed(let payload):
             try container.encode(Kind.fileFailed, forKey: .event)
+            try payload.encode(to: encoder)
+        case .entriesSkipped(let payload):
+            try container.encode(Kind.entriesSkipped, forKey: .event)
+            try payload.encode(to: encoder)
+        case .filesFailed(let payload):
+            try container.encode(Kind.filesFailed, forKey: .event)
             try payload.encode(to: encoder)
         case .fileDone(let payload):
             try container.encode(Kind.fileDone, forKey: .event)

@@ -44,9 +44,8 @@ struct ProgressRenderer {
         }
         if mode == .json {
             // One line per file, as ever: a batch of them arrives as one event.
-            let lines = if case .filesDone(let batch) = event { batch.files.map(JobEvent.fileDone) } else { [event] }
             var text = Data()
-            for line in lines {
+            for line in event.lines {
                 guard let data = try? encoder.encode(line) else { continue }
                 text += data + Data([0x0a])
             }
@@ -62,11 +61,14 @@ struct ProgressRenderer {
                 out("squeeze: job \(start.jobID): \(what), \(Formatting.bytes(start.bytes))\(more) from \(start.source) to \(start.destination)\(engine)")
             }
             archiveEntries = start.archiveEntries
-        case .skipped:
+        case .skipped, .entriesSkipped:
             break  // listed in the summary
         case .fileFailed(let note):
             clearLive()
             err("squeeze: \(note.path): \(note.reason)")
+        case .filesFailed(let notes):
+            clearLive()
+            for note in notes.entries { err("squeeze: \(note.path): \(note.reason)") }
         case .fileDone, .filesDone, .trace:
             break
         case .progress(let snapshot):

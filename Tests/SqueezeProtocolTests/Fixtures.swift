@@ -39,6 +39,8 @@ enum Fixtures {
     /// One event of each kind.
     static let events: [JobEvent] = [
         .started(start), .skipped(skippedNote), .fileFailed(failedNote), .fileDone(done),
+        .entriesSkipped(EntryNotes(entries: [skippedNote, EntryNote(path: "d/l", reason: "symbolic link (not followed)")])),
+        .filesFailed(EntryNotes(entries: [failedNote])),
         .filesDone(FilesDone(files: [done, FileDone(path: "ü/ b", bytesIn: UInt64.max, bytesOut: 0)])), .filesDone(FilesDone(files: [])),
         .progress(snapshot), .trace(traceChunk), .trace(TraceChunk(jobID: 7)), .finished(summary), .finished(cancelledSummary),
     ]

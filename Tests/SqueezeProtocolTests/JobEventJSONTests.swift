@@ -10,6 +10,8 @@ struct JobEventJSONTests {
         case .started(let p): ("started", try encoder.encode(p))
         case .skipped(let p): ("skipped", try encoder.encode(p))
         case .fileFailed(let p): ("fileFailed", try encoder.encode(p))
+        case .entriesSkipped(let p): ("entriesSkipped", try encoder.encode(p))
+        case .filesFailed(let p): ("filesFailed", try encoder.encode(p))
         case .fileDone(let p): ("fileDone", try encoder.encode(p))
         case .filesDone(let p): ("filesDone", try encoder.encode(p))
         case .progress(let p): ("progress", try encoder.encode(p))
@@ -25,6 +27,8 @@ struct JobEventJSONTests {
         case .started(let p): try decoder.decode(JobStart.self, from: body) == p
         case .skipped(let p): try decoder.decode(EntryNote.self, from: body) == p
         case .fileFailed(let p): try decoder.decode(EntryNote.self, from: body) == p
+        case .entriesSkipped(let p): try decoder.decode(EntryNotes.self, from: body) == p
+        case .filesFailed(let p): try decoder.decode(EntryNotes.self, from: body) == p
         case .fileDone(let p): try decoder.decode(FileDone.self, from: body) == p
         case .filesDone(let p): try decoder.decode(FilesDone.self, from: body) == p
         case .progress(let p): try decoder.decode(ProgressSnapshot.self, from: body) == p
@@ -66,6 +70,12 @@ struct JobEventJSONTests {
                 == .filesDone(FilesDone(files: [Fixtures.done, FileDone(path: "b", bytesIn: 0, bytesOut: 22)])))
         let skipped = #"{"reason":"not a regular file (socket)","event":"skipped","path":"sock"}"#
         #expect(try decoder.decode(JobEvent.self, from: Data(skipped.utf8)) == .skipped(Fixtures.skippedNote))
+        let skippedMany = #"{"event":"entriesSkipped","entries":[{"path":"sock","reason":"not a regular file (socket)"},{"path":"d/l","reason":"loop"}]}"#
+        #expect(try decoder.decode(JobEvent.self, from: Data(skippedMany.utf8))
+                == .entriesSkipped(EntryNotes(entries: [Fixtures.skippedNote, EntryNote(path: "d/l", reason: "loop")])))
+        let failedMany = #"{"event":"filesFailed","entries":[{"path":"a.gz","reason":"exists","outputExists":true}]}"#
+        #expect(try decoder.decode(JobEvent.self, from: Data(failedMany.utf8))
+                == .filesFailed(EntryNotes(entries: [EntryNote(path: "a.gz", reason: "exists", outputExists: true)])))
         let finished = #"""
         {"event":"finished","jobID":8,"state":"cancelled","message":"client went away","filesCompressed":0,
          "bytesIn":0,"bytesOut":0,"seconds":0,"skipped":[],"failed":[]}
@@ -78,5 +88,18 @@ struct JobEventJSONTests {
         let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         #expect(object["message"] == nil)
         #expect(object["state"] as? String == "completed")
+    }
+
+    @Test("a batch event stands for one line per entry, in order; any other event for itself")
+    func linesOfBatchEvents() {
+        let other = EntryNote(path: "d/l", reason: "symbolic link (not followed)")
+        #expect(JobEvent.entriesSkipped(EntryNotes(entries: [Fixtures.skippedNote, other])).lines
+                == [.skipped(Fixtures.skippedNote), .skipped(other)])
+        #expect(JobEvent.filesFailed(EntryNotes(entries: [Fixtures.failedNote, other])).lines
+                == [.fileFailed(Fixtures.failedNote), .fileFailed(other)])
+        #expect(JobEvent.filesDone(FilesDone(files: [Fixtures.done])).lines == [.fileDone(Fixtures.done)])
+        #expect(JobEvent.filesFailed(EntryNotes(entries: [])).lines.isEmpty)
+        #expect(JobEvent.skipped(other).lines == [.skipped(other)])
+        #expect(JobEvent.finished(Fixtures.summary).lines == [.finished(Fixtures.summary)])
     }
 }
