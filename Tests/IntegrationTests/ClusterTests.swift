@@ -218,6 +218,35 @@ struct ClusterTests {
         #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 6)
     }
 
+    @Test("entries a worker's scan skips reach a --json client one line each, and the coordinator sends them as one event for the listing")
+    func skippedByAWorkersScan() throws {
+        let tree = try TestTree()
+        var data = TestData(seed: 5)
+        try tree.write("data/src/top.txt", data.text(2000))
+        try tree.write("data/src/sub/a.txt", data.text(3000))
+        for index in 0..<3 {
+            try FileManager.default.createSymbolicLink(atPath: tree.path("data/src/sub/link\(index)"), withDestinationPath: tree.path("data/src/sub/a.txt"))
+        }
+        #expect(mkfifo(tree.path("data/src/sub/pipe"), 0o644) == 0)
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2, coordinatorArguments: ["--http", "127.0.0.1:0"])
+        try #require(cluster.waitForWorkers(2))
+        let outcome = try cluster.submitAndWait(["src", "--json"])
+        // Skipped entries are reported, not errors: `squeeze compress` also exits 0.
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let events = JobEvents.parse(outcome.stdout)
+        let skipped = events.filter { $0["event"] as? String == "skipped" }.compactMap { $0["path"] as? String }
+        #expect(skipped.sorted() == ["sub/link0", "sub/link1", "sub/link2", "sub/pipe"])
+        // The CLI prints the batch event as its lines, never as itself.
+        #expect(!events.contains { $0["event"] as? String == "entriesSkipped" })
+        let summary = try #require(JobEvents.finished(outcome.stdout))
+        #expect((summary["skipped"] as? [[String: Any]])?.count == 4)
+        #expect(try TreeCheck.verify(source: tree.path("data/src"), destination: tree.path("data/src.squeezed")) == 2)
+        // `sub` was listed by a worker, not by the coordinator.
+        let base = try #require(HTTPProbe.base(of: cluster.coordinator), "no http line: \(cluster.coordinator.stdout)")
+        let metrics = try HTTPProbe.metrics(base + "metrics")
+        #expect((metrics["squeeze_scans_total{by=\"worker\"}"] ?? 0) >= 1 && metrics["squeeze_files_total{result=\"skipped\"}"] == 4, "\(metrics)")
+    }
+
     @Test("a file that changes between the scan and the read fails alone; the rest of its bundle is written")
     func fileChangedInBundle() throws {
         let tree = try TestTree()

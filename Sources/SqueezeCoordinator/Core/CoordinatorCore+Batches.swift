@@ -384,6 +384,7 @@ extension CoordinatorCore {
         var reasons: [Int: String] = [:]
         for failure in report.failures where reasons[Int(failure.position)] == nil { reasons[Int(failure.position)] = failure.reason }
         var done: [FileDone] = []
+        var failed: [EntryNote] = []
         var published = 0
         var bytesIn: UInt64 = 0
         var bytesOut: UInt64 = 0
@@ -394,7 +395,7 @@ extension CoordinatorCore {
                 let note = EntryNote(path: file.relativePath.display, reason: reason)
                 job.failed.append(note)
                 metrics.filesFailed.increment()
-                emit(to: key.job, .fileFailed(note))
+                failed.append(note)
                 continue
             }
             published += 1
@@ -417,7 +418,8 @@ extension CoordinatorCore {
         batchesPublished += 1
         retire(key, in: &job)
         jobs[key.job] = job
-        if !done.isEmpty { emit(to: key.job, .filesDone(FilesDone(files: done))) }
+        emit(to: key.job, skipped: [], failed: failed)
+        emit(to: key.job, done: done)
         checkFinished(key.job)
         continueScan(key.job)
         pump()

@@ -55,8 +55,7 @@ extension CoordinatorCore {
             jobs[id] = job
             return
         }
-        for note in batch.skipped { emit(to: job.id, .skipped(note)) }
-        for note in batch.failed { emit(to: job.id, .fileFailed(note)) }
+        emit(to: job.id, skipped: batch.skipped, failed: batch.failed)
         metrics.filesSkipped.increment(by: batch.skipped.count)
         metrics.filesFailed.increment(by: batch.failed.count)
         job.skipped += batch.skipped

@@ -198,7 +198,7 @@ extension CoordinatorCore {
                         finished = finished || step.finished
                     }
                     jobs[id] = job
-                    if !done.isEmpty { emit(to: id, .filesDone(FilesDone(files: done))) }
+                    emit(to: id, done: done)
                     if finished, !finishedIn.contains(id) { finishedIn.append(id) }
                 }
                 index = end

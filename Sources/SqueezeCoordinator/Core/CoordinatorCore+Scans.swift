@@ -203,19 +203,13 @@ extension CoordinatorCore {
         large.reserveCapacity(report.sections.reduce(0) { $0 + $1.largeFiles.count })
         var slices: [ScanSlice] = []
         let read = Set(report.sections.dropFirst().map(\.directory))
+        var skipped: [EntryNote] = []
+        var failed: [EntryNote] = []
         for section in report.sections {
             let directory = BytePath(bytes: section.directory)
             for note in section.notes {
                 let entry = EntryNote(path: directory.appending(note.name).display, reason: note.reason)
-                if note.failed {
-                    job.failed.append(entry)
-                    metrics.filesFailed.increment()
-                    emit(to: key.job, .fileFailed(entry))
-                } else {
-                    job.skipped.append(entry)
-                    metrics.filesSkipped.increment()
-                    emit(to: key.job, .skipped(entry))
-                }
+                if note.failed { failed.append(entry) } else { skipped.append(entry) }
             }
             appendPlannedFiles(section.smallFiles, in: directory, to: &small, from: job.filesPlanned + small.count, job: job)
             // Subdirectories the worker did not read as sections of their own are scans of their own.
@@ -227,6 +221,11 @@ extension CoordinatorCore {
         }
         // The slice's further directories the worker did not reach go out again.
         for directory in slice.more where !read.contains(directory.bytes) { slices.append(ScanSlice(directory: directory, after: nil)) }
+        job.failed += failed
+        job.skipped += skipped
+        metrics.filesFailed.increment(by: failed.count)
+        metrics.filesSkipped.increment(by: skipped.count)
+        emit(to: key.job, skipped: skipped, failed: failed)
         for section in report.sections {
             appendPlannedFiles(section.largeFiles, in: BytePath(bytes: section.directory), to: &large, from: job.filesPlanned + small.count + large.count, job: job)
         }

@@ -109,8 +109,9 @@ struct BatchScenarioTests {
         let done = harness.handle(.workerMessage(.published(PublishReport(jobID: job.value, itemID: batch.itemID, attempt: batch.attempt, failures: [
             PublishFailure(position: 3, reason: "output exists"),
         ])), from: a, origin: nil), at: .milliseconds(3))
-        let failed = done.events(of: job).compactMap { if case .fileFailed(let note) = $0 { note } else { nil } }
-        #expect(failed.map(\.path) == ["f3"])
+        // The batch's failures go to the client as one event.
+        let failed = done.events(of: job).compactMap { if case .filesFailed(let notes) = $0 { notes.entries.map(\.path) } else { nil } }
+        #expect(failed == [["f3"]])
         let ended = harness.core.jobs[job]
         #expect(ended == nil || (ended?.filesFinished == 4 && ended?.filesCompressed == 3 && ended?.bytesOut == 300 && ended?.batchFiles == 0))
         #expect(ended?.phase != .running, "every file is done")

@@ -64,11 +64,12 @@ struct ScanScenarioTests {
     /// one section, or in the sections given.
     static func listing(
         _ scan: ScanAssignment, small: [BatchFile] = [], large: [BatchFile] = [], subdirectories: [String] = [], resume: String = "",
-        outcome: ScanOutcome = .listed, sections more: [ScanSection] = [], piecesLater: Bool = false, from peer: PeerID = a
+        notes: [ScanEntryNote] = [], outcome: ScanOutcome = .listed, sections more: [ScanSection] = [], piecesLater: Bool = false,
+        from peer: PeerID = a
     ) -> CoordinatorEvent {
         let sections = [ScanSection(
             directory: scan.directory, resumeAfter: Array(resume.utf8), smallFiles: small, largeFiles: large,
-            subdirectories: subdirectories.map { Array($0.utf8) })] + more
+            subdirectories: subdirectories.map { Array($0.utf8) }, notes: notes)] + more
         let allSmall = sections.flatMap(\.smallFiles)
         let result = allSmall.isEmpty ? nil : RefResult(
             jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt,
@@ -439,5 +440,44 @@ struct ScanScenarioTests {
             #expect(batches.count == expected, "scans: \(scans), folders: \(folders)")
             #expect(ScanScenarioTests.scans(in: started).count == (scans ? folders : 0))
         }
+    }
+
+    @Test("a listing's skipped entries and failed files, over all its sections, reach the client as one event each, not one per entry")
+    func listingNotesAreOneEventEach() throws {
+        var (harness, job, started) = try Self.slicedJob()
+        defer { harness.cleanUp() }
+        let sub = try #require(Self.scans(in: started).first { $0.scan.directory == Array("sub".utf8) })
+        let note = { (name: String, failed: Bool) in ScanEntryNote(name: Array(name.utf8), failed: failed, reason: failed ? "unreadable" : "FIFO") }
+        let deeper = ScanSection(directory: Array("sub/d".utf8), notes: [note("p2", false), note("r2", true)])
+        let answered = harness.handle(Self.listing(
+            sub.scan, small: [Self.file("a", size: 10)], subdirectories: ["d"], notes: [note("p1", false), note("r1", true)], sections: [deeper],
+            from: sub.peer), at: .milliseconds(1))
+        let events = answered.events(of: job)
+        let skipped = events.compactMap { if case .entriesSkipped(let notes) = $0 { notes.entries.map(\.path) } else { nil } }
+        let failed = events.compactMap { if case .filesFailed(let notes) = $0 { notes.entries.map(\.path) } else { nil } }
+        #expect(skipped == [["sub/p1", "sub/d/p2"]])
+        #expect(failed == [["sub/r1", "sub/d/r2"]])
+        #expect(!events.contains { if case .skipped = $0 { true } else if case .fileFailed = $0 { true } else { false } })
+        #expect(harness.core.jobs[job]?.skipped.map(\.path) == ["sub/p1", "sub/d/p2"])
+        #expect(harness.core.jobs[job]?.failed.map(\.path) == ["sub/r1", "sub/d/r2"])
+    }
+
+    @Test("a batch event too large for one client message is split in order, each part within the budget; none for no entries")
+    func eventPartsStayWithinTheBudget() {
+        let long = String(repeating: "x", count: 4096)
+        let notes = (0..<600).map { EntryNote(path: "\($0)/" + long, reason: "FIFO") }
+        let parts = CoordinatorCore.eventParts(notes) { $0.path.utf8.count + $0.reason.utf8.count }
+        #expect(parts.count == 3)
+        #expect(Array(parts.joined()) == notes)
+        #expect(parts.allSatisfy { part in part.reduce(0) { $0 + $1.path.utf8.count + $1.reason.utf8.count + 64 } <= CoordinatorCore.eventPartBytes })
+        // Encoded, every part fits in what a client takes in one message.
+        for part in parts {
+            let body = WireCodec.encode(.jobEvent(.entriesSkipped(EntryNotes(entries: Array(part)))))
+            #expect(body.reduce(0) { $0 + $1.count } <= ProtocolLimits.maxControlBody)
+        }
+        #expect(CoordinatorCore.eventParts([EntryNote](), bytes: { _ in 1 }).isEmpty)
+        // One entry larger than the budget still goes, alone.
+        let huge = [EntryNote(path: String(repeating: "y", count: 2 << 20), reason: "")]
+        #expect(CoordinatorCore.eventParts(huge) { $0.path.utf8.count }.map(\.count) == [1])
     }
 }

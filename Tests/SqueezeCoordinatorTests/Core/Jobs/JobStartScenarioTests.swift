@@ -7,13 +7,14 @@ import Testing
 /// scan skipped, traces, and what `status` shows.
 @Suite("CoordinatorCore: starting jobs")
 struct JobStartScenarioTests {
-    @Test("started comes first, with the totals of the first batch; what the scan skipped follows as events")
+    @Test("started comes first, with the totals of the first batch; what the scan skipped follows as one event")
     func startedThenSkipped() throws {
         var harness = CoreHarness()
         defer { harness.cleanUp() }
         harness.register(a)
         let (job, effects) = try harness.startJob(sizes: [4096, 100]) { source in
             try FileManager.default.createSymbolicLink(atPath: source + "/link", withDestinationPath: source + "/f0")
+            try FileManager.default.createSymbolicLink(atPath: source + "/link2", withDestinationPath: source + "/f1")
         }
         let events = effects.events(of: job)
         guard case .started(let start)? = events.first else {
@@ -21,8 +22,11 @@ struct JobStartScenarioTests {
             return
         }
         #expect(start.files == 2 && start.bytes == 4196)
-        #expect(events.contains { if case .skipped(let note) = $0 { note.path == "link" } else { false } })
-        #expect(harness.core.jobs[job]?.skipped.count == 1)
+        // One message for the batch's skipped entries, not one per entry.
+        let skipped = events.compactMap { if case .entriesSkipped(let notes) = $0 { notes.entries.map(\.path) } else { nil } }
+        #expect(skipped == [["link", "link2"]])
+        #expect(!events.contains { if case .skipped = $0 { true } else { false } })
+        #expect(harness.core.jobs[job]?.skipped.count == 2)
     }
 
     @Test("a traced job turns the workers' timings on before its items go out, and off when the last traced job ends")
