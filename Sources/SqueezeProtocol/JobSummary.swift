@@ -14,10 +14,18 @@ public struct JobSummary: Codable, Sendable, Equatable {
     public var bytesOut: UInt64
     /// Wall time of the job.
     public var seconds: Double
-    /// Non-regular entries that were skipped.
+    /// Non-regular entries that were skipped: all of them, or, when `skippedTotal` is set, the
+    /// first of them (each was also sent in its own event as it was found).
     public var skipped: [EntryNote]
-    /// Regular files that could not be compressed.
+    /// Regular files that could not be compressed: all of them, or, when `failedTotal` is set,
+    /// some of them, those that failed for another reason than an existing output first (so
+    /// whether every failure was an existing output reads the same from the list).
     public var failed: [EntryNote]
+    /// How many entries were skipped, when `skipped` lists fewer: the lists are cut so that
+    /// the summary fits in one message to a client. Nil when `skipped` lists them all.
+    public var skippedTotal: Int?
+    /// How many files failed, when `failed` lists fewer (as `skippedTotal`).
+    public var failedTotal: Int?
     /// Uncompressed bytes whose blocks passed through the coordinator (remote workers); the
     /// rest went by reference to shared-storage workers. Nil from coordinators before it.
     public var bytesRelayed: UInt64?
@@ -43,4 +51,11 @@ public struct JobSummary: Codable, Sendable, Equatable {
         self.skipped = skipped
         self.failed = failed
     }
+}
+
+extension JobSummary {
+    /// How many entries were skipped, listed or not.
+    public var skippedCount: Int { skippedTotal ?? skipped.count }
+    /// How many files failed, listed or not.
+    public var failedCount: Int { failedTotal ?? failed.count }
 }

@@ -6,7 +6,7 @@ import SqueezeProtocol
 enum ExitStatus {
     static func code(for summary: JobSummary?) -> ExitCode {
         guard let summary, summary.state == .completed else { return ExitCode(1) }
-        return summary.failed.isEmpty ? .success : ExitCode(2)
+        return summary.failedCount == 0 ? .success : ExitCode(2)
     }
 
     /// Ends a command that followed a job (`compress`, `submit`, `attach`): the summary's

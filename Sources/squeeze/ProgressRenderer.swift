@@ -138,12 +138,14 @@ struct ProgressRenderer {
         let what = archiveEntries.map { summary.filesCompressed > 0 ? "archive of \($0) entries" : "no archive" } ?? "\(summary.filesCompressed) files"
         out("squeeze: \(summary.state.rawValue): \(what)\(kept), \(Formatting.bytes(summary.bytesIn)) -> \(Formatting.bytes(summary.bytesOut)) (\(String(format: "%.1f", ratio))%) in \(String(format: "%.2f", summary.seconds))s, \(Formatting.rate(summary.bytesIn, summary.seconds))")
         if !summary.skipped.isEmpty {
-            out("squeeze: skipped \(summary.skipped.count) non-regular entries:")
+            out("squeeze: skipped \(summary.skippedCount) non-regular entries:")
             for note in summary.skipped { out("  \(note.path): \(note.reason)") }
+            if summary.skippedCount > summary.skipped.count { out("  and \(summary.skippedCount - summary.skipped.count) more (--json lists each)") }
         }
         if !summary.failed.isEmpty {
-            err("squeeze: \(summary.failed.count) files failed:")
+            err("squeeze: \(summary.failedCount) files failed:")
             for note in summary.failed { err("  \(note.path): \(note.reason)") }
+            if summary.failedCount > summary.failed.count { err("  and \(summary.failedCount - summary.failed.count) more, each reported above") }
         }
         if let message = summary.message, summary.state != .completed {
             err("squeeze: job \(summary.state.rawValue): \(message)")

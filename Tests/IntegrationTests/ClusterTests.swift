@@ -247,6 +247,44 @@ struct ClusterTests {
         #expect((metrics["squeeze_scans_total{by=\"worker\"}"] ?? 0) >= 1 && metrics["squeeze_files_total{result=\"skipped\"}"] == 4, "\(metrics)")
     }
 
+    @Test("a job that skips more entries than one client message holds still reaches its client: each in --json, the summary's list cut and counted")
+    func manySkippedEntries() throws {
+        // In memory: 40,000 entries take half a minute to make on this project's disks.
+        let tree = try TestTree(preferringMemory: true)
+        var data = TestData(seed: 6)
+        try tree.write("data/src/target.txt", data.text(4000))
+        // 40,000 links with names of 200 bytes: about 10 MB of paths and reasons, more than
+        // the 8 MiB a client takes in one message. The old summary listed them all, the client
+        // dropped it and said it had lost the coordinator.
+        let name = String(repeating: "l", count: 190)
+        for folder in 0..<40 {
+            try FileManager.default.createDirectory(atPath: tree.path("data/src/d\(folder)"), withIntermediateDirectories: true)
+            for index in 0..<1000 {
+                try FileManager.default.createSymbolicLink(atPath: tree.path("data/src/d\(folder)/\(name)\(index)"), withDestinationPath: "../target.txt")
+            }
+        }
+        let cluster = try TestCluster(root: tree.path("data"), logs: tree.root, workers: 2)
+        try #require(cluster.waitForWorkers(2))
+        let outcome = try cluster.submitAndWait(["src", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr.suffix(2000))")
+        let events = JobEvents.parse(outcome.stdout)
+        #expect(events.filter { $0["event"] as? String == "skipped" }.count == 40_000)
+        let summary = try #require(JobEvents.finished(outcome.stdout))
+        #expect(summary["state"] as? String == "completed" && summary["filesCompressed"] as? Int == 1)
+        let listed = try #require((summary["skipped"] as? [[String: Any]])?.count)
+        #expect(listed > 100 && listed < 40_000 && summary["skippedTotal"] as? Int == 40_000)
+        // Without --json the summary says how many it did not list.
+        let plain = try cluster.submitAndWait(["src", "-o", "plain"])
+        #expect(plain.status == 0, "\(plain.stderr.suffix(2000))")
+        let lines = plain.stdout.split(separator: "\n")
+        let shown = lines.filter { $0.hasPrefix("  d") && $0.hasSuffix(": symbolic link (not followed)") }.count
+        let more = lines.compactMap { line -> Int? in
+            guard line.hasPrefix("  and "), line.hasSuffix(" more (--json lists each)") else { return nil }
+            return Int(line.dropFirst(6).prefix { $0.isNumber })
+        }
+        #expect(lines.contains("squeeze: skipped 40000 non-regular entries:") && shown > 100 && more == [40_000 - shown], "\(plain.stdout.suffix(500))")
+    }
+
     @Test("a file that changes between the scan and the read fails alone; the rest of its bundle is written")
     func fileChangedInBundle() throws {
         let tree = try TestTree()

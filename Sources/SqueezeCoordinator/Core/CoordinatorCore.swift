@@ -224,44 +224,19 @@ struct CoordinatorCore {
     /// Job `id`'s skipped entries and failed files found together, as one `entriesSkipped` and
     /// one `filesFailed` (split only where one would come near a control body's limit).
     mutating func emit(to id: JobID, skipped: [EntryNote], failed: [EntryNote]) {
-        for part in Self.eventParts(skipped, bytes: { $0.path.utf8.count + $0.reason.utf8.count }) {
+        for part in EventBudget.parts(skipped, bytes: EventBudget.bytes(of:)) {
             emit(to: id, .entriesSkipped(EntryNotes(entries: Array(part))))
         }
-        for part in Self.eventParts(failed, bytes: { $0.path.utf8.count + $0.reason.utf8.count }) {
+        for part in EventBudget.parts(failed, bytes: EventBudget.bytes(of:)) {
             emit(to: id, .filesFailed(EntryNotes(entries: Array(part))))
         }
     }
 
     /// Files published together, as one `filesDone` (split as `emit(to:skipped:failed:)` is).
     mutating func emit(to id: JobID, done: [FileDone]) {
-        for part in Self.eventParts(done, bytes: { $0.path.utf8.count }) {
+        for part in EventBudget.parts(done, bytes: { $0.path.utf8.count }) {
             emit(to: id, .filesDone(FilesDone(files: Array(part))))
         }
-    }
-
-    /// Text bytes of the entries one event of a batch may hold: a slice's 8,192 entries with
-    /// paths of 4 KiB would be 32 MiB of JSON, four times what a client takes in one message
-    /// (`maxControlBody`, 8 MiB). With JSON's escapes at most six bytes for one, a part stays
-    /// under 7 MiB.
-    static let eventPartBytes = 1 << 20
-
-    /// `items` in runs whose `bytes` (plus a field's worth of JSON each) stay within
-    /// `eventPartBytes`, each run at least one item; none for no items.
-    static func eventParts<T>(_ items: [T], bytes: (T) -> Int) -> [ArraySlice<T>] {
-        var parts: [ArraySlice<T>] = []
-        var start = 0
-        var size = 0
-        for (index, item) in items.enumerated() {
-            let itemBytes = bytes(item) + 64
-            if index > start, size + itemBytes > eventPartBytes {
-                parts.append(items[start..<index])
-                start = index
-                size = 0
-            }
-            size += itemBytes
-        }
-        if start < items.count { parts.append(items[start...]) }
-        return parts
     }
 
     /// A command for writer partition `partition` (noted for the next flush).

@@ -379,9 +379,21 @@ struct JobRecord {
 
     /// The final summary.
     func summary(now: ContinuousClock.Instant) -> JobSummary {
+        // The lists are cut to what one message to a client holds (a folder of 60,000 links
+        // made a summary the client dropped, and it lost the job); every entry went out in an
+        // event as it was found. Failures other than an existing output go first, so whether
+        // all were existing outputs (what a run's journal is removed after) reads the same.
+        let listedSkipped = EventBudget.parts(skipped, budget: EventBudget.summaryListBytes, bytes: EventBudget.bytes(of:)).first.map(Array.init) ?? []
+        var failedFirst = failed
+        if failed.count > 1, EventBudget.parts(failed, budget: EventBudget.summaryListBytes, bytes: EventBudget.bytes(of:)).count > 1 {
+            failedFirst = failed.filter { $0.outputExists != true } + failed.filter { $0.outputExists == true }
+        }
+        let listedFailed = EventBudget.parts(failedFirst, budget: EventBudget.summaryListBytes, bytes: EventBudget.bytes(of:)).first.map(Array.init) ?? []
         var summary = JobSummary(
             jobID: id.value, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
-            bytesOut: bytesOut, seconds: (now - started).seconds, skipped: skipped, failed: failed)
+            bytesOut: bytesOut, seconds: (now - started).seconds, skipped: listedSkipped, failed: listedFailed)
+        summary.skippedTotal = listedSkipped.count < skipped.count ? skipped.count : nil
+        summary.failedTotal = listedFailed.count < failed.count ? failed.count : nil
         summary.bytesRelayed = bytesRelayed
         summary.filesJoinedByCoordinator = filesJoinedByWriter
         summary.filesKept = filesKept > 0 ? filesKept : nil

@@ -461,23 +461,4 @@ struct ScanScenarioTests {
         #expect(harness.core.jobs[job]?.skipped.map(\.path) == ["sub/p1", "sub/d/p2"])
         #expect(harness.core.jobs[job]?.failed.map(\.path) == ["sub/r1", "sub/d/r2"])
     }
-
-    @Test("a batch event too large for one client message is split in order, each part within the budget; none for no entries")
-    func eventPartsStayWithinTheBudget() {
-        let long = String(repeating: "x", count: 4096)
-        let notes = (0..<600).map { EntryNote(path: "\($0)/" + long, reason: "FIFO") }
-        let parts = CoordinatorCore.eventParts(notes) { $0.path.utf8.count + $0.reason.utf8.count }
-        #expect(parts.count == 3)
-        #expect(Array(parts.joined()) == notes)
-        #expect(parts.allSatisfy { part in part.reduce(0) { $0 + $1.path.utf8.count + $1.reason.utf8.count + 64 } <= CoordinatorCore.eventPartBytes })
-        // Encoded, every part fits in what a client takes in one message.
-        for part in parts {
-            let body = WireCodec.encode(.jobEvent(.entriesSkipped(EntryNotes(entries: Array(part)))))
-            #expect(body.reduce(0) { $0 + $1.count } <= ProtocolLimits.maxControlBody)
-        }
-        #expect(CoordinatorCore.eventParts([EntryNote](), bytes: { _ in 1 }).isEmpty)
-        // One entry larger than the budget still goes, alone.
-        let huge = [EntryNote(path: String(repeating: "y", count: 2 << 20), reason: "")]
-        #expect(CoordinatorCore.eventParts(huge) { $0.path.utf8.count }.map(\.count) == [1])
-    }
 }
