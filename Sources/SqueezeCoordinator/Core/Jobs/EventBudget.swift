@@ -13,14 +13,17 @@ enum EventBudget {
     /// together stay within `partBytes`.
     static let summaryListBytes = partBytes / 2
 
-    /// `items` in runs whose `bytes` (plus a field's worth of JSON each) stay within `budget`,
+    /// What JSON adds to an entry's text: its keys, quotes and separators, with room.
+    static let fieldBytes = 64
+
+    /// `items` in runs whose `bytes` (plus `fieldBytes` each) stay within `budget`,
     /// each run at least one item; none for no items.
     static func parts<T>(_ items: [T], budget: Int = partBytes, bytes: (T) -> Int) -> [ArraySlice<T>] {
         var parts: [ArraySlice<T>] = []
         var start = 0
         var size = 0
         for (index, item) in items.enumerated() {
-            let itemBytes = bytes(item) + 64
+            let itemBytes = bytes(item) + fieldBytes
             if index > start, size + itemBytes > budget {
                 parts.append(items[start..<index])
                 start = index

@@ -121,8 +121,10 @@ struct JobRecord {
     var bytesOut: UInt64 = 0
     /// Uncompressed bytes of accepted blocks that came back in messages (remote workers).
     var bytesRelayed: UInt64 = 0
-    var skipped: [EntryNote] = []
-    var failed: [EntryNote] = []
+    /// Entries skipped: counted, the first ones kept for the summary.
+    var skipped = JobNotes()
+    /// Files failed: counted, the first ones kept for the summary.
+    var failed = JobNotes()
     var lastProgress: ContinuousClock.Instant
     var dirty = true
     /// The client following the job (its routing id on the client endpoint); nil when the
@@ -381,14 +383,9 @@ struct JobRecord {
     func summary(now: ContinuousClock.Instant) -> JobSummary {
         // The lists are cut to what one message to a client holds (a folder of 60,000 links
         // made a summary the client dropped, and it lost the job); every entry went out in an
-        // event as it was found. Failures other than an existing output go first, so whether
-        // all were existing outputs (what a run's journal is removed after) reads the same.
-        let listedSkipped = EventBudget.parts(skipped, budget: EventBudget.summaryListBytes, bytes: EventBudget.bytes(of:)).first.map(Array.init) ?? []
-        var failedFirst = failed
-        if failed.count > 1, EventBudget.parts(failed, budget: EventBudget.summaryListBytes, bytes: EventBudget.bytes(of:)).count > 1 {
-            failedFirst = failed.filter { $0.outputExists != true } + failed.filter { $0.outputExists == true }
-        }
-        let listedFailed = EventBudget.parts(failedFirst, budget: EventBudget.summaryListBytes, bytes: EventBudget.bytes(of:)).first.map(Array.init) ?? []
+        // event as it was found.
+        let listedSkipped = skipped.listed
+        let listedFailed = failed.listed
         var summary = JobSummary(
             jobID: id.value, state: state, message: message, filesCompressed: filesCompressed, bytesIn: bytesIn,
             bytesOut: bytesOut, seconds: (now - started).seconds, skipped: listedSkipped, failed: listedFailed)

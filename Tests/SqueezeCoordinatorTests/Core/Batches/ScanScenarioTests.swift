@@ -458,7 +458,7 @@ struct ScanScenarioTests {
         #expect(skipped == [["sub/p1", "sub/d/p2"]])
         #expect(failed == [["sub/r1", "sub/d/r2"]])
         #expect(!events.contains { if case .skipped = $0 { true } else if case .fileFailed = $0 { true } else { false } })
-        #expect(harness.core.jobs[job]?.skipped.map(\.path) == ["sub/p1", "sub/d/p2"])
-        #expect(harness.core.jobs[job]?.failed.map(\.path) == ["sub/r1", "sub/d/r2"])
+        #expect(harness.core.jobs[job]?.skipped.listed.map(\.path) == ["sub/p1", "sub/d/p2"])
+        #expect(harness.core.jobs[job]?.failed.listed.map(\.path) == ["sub/r1", "sub/d/r2"])
     }
 }

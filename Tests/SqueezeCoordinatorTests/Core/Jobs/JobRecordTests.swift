@@ -82,22 +82,26 @@ struct JobRecordTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var job = try Self.job(planner: Planner(blockSize: 1000, itemBytes: 3000), workspaceIn: folder)
         let long = String(repeating: "n", count: 200)
-        job.skipped = (0..<5000).map { EntryNote(path: "links/\($0)-" + long, reason: "symbolic link (not followed)") }
+        let links = (0..<5000).map { EntryNote(path: "links/\($0)-" + long, reason: "symbolic link (not followed)") }
+        job.skipped += links
         let existing = (0..<5000).map { EntryNote(path: "\($0)-" + long, reason: "output exists", outputExists: true) }
-        job.failed = existing + [EntryNote(path: "late", reason: "changed while being read")]
+        job.failed += existing + [EntryNote(path: "late", reason: "changed while being read")]
         let summary = job.summary(now: .now)
         #expect(summary.skippedTotal == 5000 && summary.skippedCount == 5000)
         #expect(summary.skipped.count < 5000 && summary.skipped.count > 1000)
-        #expect(summary.skipped == Array(job.skipped.prefix(summary.skipped.count)), "the first, in order")
+        #expect(summary.skipped == Array(links.prefix(summary.skipped.count)), "the first, in order")
         #expect(summary.failedTotal == 5001 && summary.failedCount == 5001)
         #expect(summary.failed.first?.path == "late", "the one failure that a second run may fix comes first")
         let body = WireCodec.encode(.jobEvent(.finished(summary)))
         #expect(body.reduce(0) { $0 + $1.count } <= ProtocolLimits.maxControlBody)
 
         // Small lists go whole, in their order, with no totals.
-        job.skipped = Array(job.skipped.prefix(3))
-        job.failed = [existing[0], EntryNote(path: "late", reason: "changed while being read")]
+        job.skipped = JobNotes()
+        job.skipped += Array(links.prefix(3))
+        job.failed = JobNotes()
+        job.failed += [existing[0], EntryNote(path: "late", reason: "changed while being read")]
         let small = job.summary(now: .now)
-        #expect(small.skipped.count == 3 && small.skippedTotal == nil && small.failed.map(\.path) == [existing[0].path, "late"] && small.failedTotal == nil)
+        #expect(small.skipped.count == 3 && small.skippedTotal == nil && small.failedTotal == nil)
+        #expect(small.failed.map(\.path) == ["late", existing[0].path], "failures other than an existing output first")
     }
 }
