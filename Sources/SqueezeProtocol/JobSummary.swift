@@ -54,8 +54,10 @@ public struct JobSummary: Codable, Sendable, Equatable {
 }
 
 extension JobSummary {
-    /// How many entries were skipped, listed or not.
-    public var skippedCount: Int { skippedTotal ?? skipped.count }
-    /// How many files failed, listed or not.
-    public var failedCount: Int { failedTotal ?? failed.count }
+    /// How many entries were skipped, listed or not: never fewer than are listed, whatever
+    /// total the coordinator sent.
+    public var skippedCount: Int { max(skipped.count, skippedTotal ?? 0) }
+    /// How many files failed, listed or not (as `skippedCount`): a summary that lists a failure
+    /// never counts as a clean run.
+    public var failedCount: Int { max(failed.count, failedTotal ?? 0) }
 }

@@ -102,4 +102,17 @@ struct JobEventJSONTests {
         #expect(JobEvent.skipped(other).lines == [.skipped(other)])
         #expect(JobEvent.finished(Fixtures.summary).lines == [.finished(Fixtures.summary)])
     }
+
+    @Test("a summary's counts are never fewer than it lists, whatever totals it carries")
+    func summaryCountsCoverTheLists() {
+        var summary = Fixtures.summary
+        #expect(summary.skippedCount == 1 && summary.failedCount == 1)
+        summary.skippedTotal = 40_000
+        summary.failedTotal = 7
+        #expect(summary.skippedCount == 40_000 && summary.failedCount == 7)
+        // A total below the list, or negative, as a faulty coordinator might send.
+        summary.skippedTotal = -5
+        summary.failedTotal = 0
+        #expect(summary.skippedCount == 1 && summary.failedCount == 1)
+    }
 }

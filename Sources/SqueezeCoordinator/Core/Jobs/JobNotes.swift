@@ -3,9 +3,10 @@ import SqueezeProtocol
 /// A job's skipped entries, or its failed files: how many, and the first of them up to what its
 /// summary lists (`EventBudget.summaryListBytes`). Each note went to the job's clients as it was
 /// found, so a job of a million failures (a tree run again without `force`: every output
-/// exists) holds a count and half a megabyte of notes, not a million of them. Failures other
-/// than an existing output are kept apart and listed first, so whether every failure was an
-/// existing output reads the same from the list as from all of them.
+/// exists) holds a count and at most about a megabyte of notes (512 KiB of each of the two
+/// kinds below), not a million of them. Failures other than an existing output are kept apart
+/// and listed first, so whether every failure was an existing output reads the same from the
+/// list as from all of them.
 struct JobNotes: Sendable {
     /// The first notes of one kind, in order, while they fit the budget.
     private struct Kept: Sendable {
