@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test-browser: the live page in a real browser while a real job runs. Starts a
 # coordinator with --http on free loopback ports, two workers (slowed, so the job runs long
-# enough to watch), submits a detached job, and has headless Chromium check the page
+# enough to watch: a worker compresses a whole folder's small files as one item, so this job is
+# about nine items, and 5 s each keeps it running for 20 s or more whatever the machine), submits a detached job, and has headless Chromium check the page
 # (Tests/browser/dashboard_test.py). Every process it starts is killed by pid on exit.
 # The screenshot is kept: $SQUEEZE_ARTEFACTS/dashboard.png (default .build/test-artefacts).
 set -euo pipefail
@@ -42,7 +43,7 @@ clients=$(grep -o 'clients=[^ ]*' "$work/coordinator.out" | cut -d= -f2)
 workers=$(grep -o 'workers=[^ ]*' "$work/coordinator.out" | cut -d= -f2)
 url=$(grep -o 'http://[^ ]*' "$work/coordinator.out")
 for id in w1 w2; do
-  "$bin" worker --coordinator "$workers" --id "$id" --slots 1 --test-item-delay 150ms > "$work/$id.out" 2> "$work/$id.err" &
+  "$bin" worker --coordinator "$workers" --id "$id" --slots 1 --test-item-delay 5s > "$work/$id.out" 2> "$work/$id.err" &
   pids+=($!)
 done
 for _ in $(seq 1 200); do
