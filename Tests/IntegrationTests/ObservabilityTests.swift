@@ -143,7 +143,8 @@ struct ObservabilityTests {
         try #require(submit.waitForOutput(timeout: 60) { JobEvents.progress($0) >= 0.1 })
         // Frozen, it holds its items until declared dead; they go to the other worker.
         cluster.workers[0].signal(SIGSTOP)
-        #expect(submit.wait(timeout: 120) == 0, "\(submit.stderr)")
+        let failures = { submit.stdout.split(separator: "\n").filter { $0.contains("\"fileFailed\"") || $0.contains("\"filesFailed\"") } }
+        #expect(submit.wait(timeout: 120) == 0, "\(submit.stderr) \(failures()) coordinator: \(cluster.coordinator.stderr)")
         cluster.workers[0].signal(SIGCONT)
         let items = try TraceFile(path: tracePath).items
         let written = items.filter { $0.outcome == "written" }

@@ -86,12 +86,13 @@ extension CoordinatorCore {
 
     /// Turns batch `key` into an ordinary bundle (counted); returns its blocks and the position
     /// in the batch of each, nil when it is not a batch. Its whole files of several blocks
-    /// leave it first (`splitWholeFiles`): a bundle holds one-block files.
+    /// leave it first (`splitWholeFiles`): a bundle holds one-block files. `granted`: the batch
+    /// was granted to its worker, which may have renamed those files' members into place.
     @discardableResult
-    mutating func expandBatch(_ key: ItemKey) -> (refs: [BlockRef], positions: [Int])? {
+    mutating func expandBatch(_ key: ItemKey, granted: Bool = false) -> (refs: [BlockRef], positions: [Int])? {
         guard let files = jobs[key.job]?.items[key.item]?.files else { return nil }
         let positions = files.indices.filter { files[$0].layout.count == 1 }
-        if positions.count < files.count { splitWholeFiles(key, keeping: positions) }
+        if positions.count < files.count { splitWholeFiles(key, keeping: positions, granted: granted) }
         guard let refs = jobs[key.job]?.expand(key.item) else { return nil }
         metrics.batchesExpanded.increment()
         batchesExpanded += 1
@@ -100,11 +101,18 @@ extension CoordinatorCore {
 
     /// Takes batch `key`'s whole files of several blocks out of it and plans them afresh, as
     /// any multi-block file (items of their own, stitched): what leaves the batch path is for
-    /// one-block files only. Pieces a worker wrote of them are not used.
-    mutating func splitWholeFiles(_ key: ItemKey, keeping positions: [Int]) {
+    /// one-block files only. Pieces a worker wrote of them are not used. Out of a `granted`
+    /// batch (its grant taken over), each replaces its output: the worker may have renamed
+    /// the member it was granted into place before it was lost, and that output, the job's
+    /// own, must not fail the file as one that existed before.
+    mutating func splitWholeFiles(_ key: ItemKey, keeping positions: [Int], granted: Bool = false) {
         guard var job = jobs.removeValue(forKey: key.job) else { return }
         let files = job.items[key.item]?.files ?? []
-        let whole = files.filter { $0.layout.count > 1 }
+        let whole = files.filter { $0.layout.count > 1 }.map { file in
+            var file = file
+            if granted { file.replacesOwnOutput = true }
+            return file
+        }
         job.items[key.item]?.files = positions.map { files[$0] }
         job.items[key.item]?.bytes = Int(clamping: positions.reduce(UInt64(0)) { $0 + files[$1].stamp.size })
         let items = job.planner.add(whole)
@@ -429,7 +437,7 @@ extension CoordinatorCore {
     /// (its files become open files whose blocks wait for the writer).
     mutating func members(of grant: GrantInFlight, key: ItemKey) -> [(spec: OutputSpec, piece: PieceBlock)] {
         guard let pieces = grant.batchPieces else { return grant.members }
-        guard let (refs, positions) = expandBatch(key), let job = jobs[key.job] else { return [] }
+        guard let (refs, positions) = expandBatch(key, granted: true), let job = jobs[key.job] else { return [] }
         guard !refs.isEmpty else {
             // Its files were all whole files of several blocks, planned afresh.
             if var job = jobs.removeValue(forKey: key.job) {

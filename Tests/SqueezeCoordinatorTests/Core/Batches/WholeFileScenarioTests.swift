@@ -114,6 +114,33 @@ struct WholeFileScenarioTests {
         let blocks = record.items.values.flatMap(\.blocks).filter { $0.file == wholeIndex }.map(\.index).sorted()
         #expect(blocks == [0, 1, 2])
         #expect(record.open[wholeIndex]?.firstItem != item)
+        #expect(record.open[wholeIndex]?.plan.replacesOwnOutput == false, "never granted: nothing of it can be in place")
+    }
+
+    @Test("a worker lost holding a batch's grant: its one-block file goes to a writer's takeover, and its whole file, planned afresh, replaces the output the worker may have renamed")
+    func grantTakenOverReplansWholeFiles() throws {
+        var (harness, job, scan, scanner) = try Self.subListed([ScanScenarioTests.file("a", size: 10), ScanScenarioTests.file("w", size: 3 * 4096)])
+        defer { harness.cleanUp() }
+        let answered = harness.handle(.workerMessage(.resultRef(RefResult(
+            jobID: scan.jobID, itemID: scan.itemID, attempt: scan.attempt,
+            pieces: [PieceReport(crc: 7, rawLength: 10, pieceLength: 40), PieceReport(crc: 9, rawLength: 3 * 4096, pieceLength: 900)])),
+            from: scanner, origin: nil), at: .milliseconds(2))
+        let grant = try #require(answered.sent.compactMap { if case .publish(let grant) = $0.message { grant } else { nil } }.first, "unchecked: granted at once")
+        #expect(grant.members.count == 2)
+        // Lost after it renamed the members into place (it may have): not the same as a file
+        // that was there before the job.
+        let gone = harness.handle(.workerMessage(.goodbye, from: scanner, origin: nil), at: .milliseconds(3))
+        let takenOver = gone.writes.flatMap { write -> [(spec: OutputSpec, piece: PieceBlock)] in
+            if case .takeOver(let list) = write.command { return list }
+            return []
+        }
+        #expect(takenOver.map(\.spec.relativePath) == [Array("sub/a".utf8)], "the one-block member: the same attempt's piece")
+        let record = try #require(harness.core.jobs[job])
+        let whole = try #require(record.open.values.first { $0.plan.relativePath == BytePath("sub/w") })
+        #expect(whole.plan.replacesOwnOutput, "planned afresh, over the member its lost worker may have put in place")
+        #expect(harness.core.spec(of: whole.plan, in: record).replace)
+        let oneBlock = try #require(record.open.values.first { $0.plan.relativePath == BytePath("sub/a") })
+        #expect(!oneBlock.plan.replacesOwnOutput, "the takeover recognises its member in place itself")
     }
 
     @Test("a batch made only of whole files whose answer has a failed piece is retired once its files are planned afresh: no empty bundle goes out")
