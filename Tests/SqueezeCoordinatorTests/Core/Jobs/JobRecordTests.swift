@@ -17,10 +17,16 @@ struct JobRecordTests {
             at: .now, submittedAt: Date())
     }
 
-    @Test("only a flush is left once every open file is sealed and the scan is done, not before, and not after a sealed file closes")
-    func onlyFlushLeft() throws {
+    /// A fresh folder for a job's workspace; the caller removes it.
+    private static func scratchFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("only a flush is left once every open file is sealed and the scan is done, not before, and not after a sealed file closes")
+    func onlyFlushLeft() throws {
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var job = try Self.job(planner: Planner(blockSize: 1000, itemBytes: 3000), workspaceIn: folder)
         let files = (0..<3).map { index in
@@ -51,8 +57,7 @@ struct JobRecordTests {
 
     @Test("a written block is traced back to the item that carried it, for files planned in wide and plain items and bundled")
     func blocksTraceBackToTheirItems() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let blockSize = 1000
         var job = try Self.job(planner: Planner(blockSize: blockSize, itemBytes: 3 * blockSize), workspaceIn: folder)
@@ -77,8 +82,7 @@ struct JobRecordTests {
 
     @Test("a summary lists what fits in one client message and counts the rest; failures other than existing outputs first, so the journal's rule reads the same")
     func summaryListsAreCut() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("squeeze-jr-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var job = try Self.job(planner: Planner(blockSize: 1000, itemBytes: 3000), workspaceIn: folder)
         let long = String(repeating: "n", count: 200)
